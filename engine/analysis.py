@@ -1,0 +1,95 @@
+"""What a player reports about a decision: per-card statistics over simulations.
+
+MCU and PIMC fill the same shape, so the debug panel and tests read one type.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .cards import Card
+from .limits import Limit
+
+POINT_BUCKETS = 13
+"""Histogram buckets for card points: 0-9, 10-19, ..., 110-119, and 120."""
+
+
+def point_bucket(points: int) -> int:
+    return min(points // 10, POINT_BUCKETS - 1)
+
+
+@dataclass(frozen=True)
+class CardStats:
+    card: Card
+    simulations: int
+    mean: float
+    """Mean final card points of the player's side (suit/grand) or win share (null)."""
+    std: float
+    evaluation: float
+    """The value the evaluation function gave this card; the highest is chosen."""
+    win_share: float
+    """Share of simulations the player's side won."""
+    histogram: tuple[int, ...]
+    """Counts per point bucket (suit/grand, POINT_BUCKETS long) or (lost, won) for null."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    player: str
+    seat: int
+    legal: tuple[Card, ...]
+    cards: tuple[CardStats, ...]
+    chosen: Card | None
+    worlds: int
+    elapsed: float
+    """Wall seconds used so far."""
+    limit: Limit | None
+    null_game: bool = False
+    final: bool = False
+    note: str = ""
+
+    def stats_for(self, card: Card) -> CardStats | None:
+        for stats in self.cards:
+            if stats.card == card:
+                return stats
+        return None
+
+
+@dataclass
+class CardAccumulator:
+    """Running statistics of one card's simulated outcomes."""
+
+    card: Card
+    null_game: bool = False
+    n: int = 0
+    total: float = 0.0
+    total_sq: float = 0.0
+    evaluation_total: float = 0.0
+    wins: int = 0
+    histogram: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.histogram:
+            self.histogram = [0] * (2 if self.null_game else POINT_BUCKETS)
+
+    def add(self, points: int, won: bool, evaluation: float) -> None:
+        """One simulated outcome: the side's card points, whether the side won,
+        and the evaluation function's value of it."""
+        value = float(won) if self.null_game else float(points)
+        self.n += 1
+        self.total += value
+        self.total_sq += value * value
+        self.evaluation_total += evaluation
+        self.wins += int(won)
+        self.histogram[int(won) if self.null_game else point_bucket(points)] += 1
+
+    def stats(self) -> CardStats:
+        if self.n == 0:
+            return CardStats(self.card, 0, 0.0, 0.0, 0.0, 0.0, tuple(self.histogram))
+        mean = self.total / self.n
+        var = max(0.0, self.total_sq / self.n - mean * mean)
+        return CardStats(
+            self.card, self.n, mean, math.sqrt(var), self.evaluation_total / self.n,
+            self.wins / self.n, tuple(self.histogram),
+        )

@@ -1,0 +1,712 @@
+"""The state machine of one game: deal, bidding, skat, declaration, play, result.
+
+``GameState`` is used both for the full (omniscient) state and for what one seat
+may know (``state.view(seat)``): in a view the other hands are unknown and only
+their sizes are kept.  Moves are applied with ``push()`` and undone with
+``pop()`` on either; ``visible_move(move, seat)`` gives the form of a move that
+a seat is allowed to see, so a view kept up to date move by move equals the
+view taken afresh from the full state.
+
+Seats are relative to the dealer: 0 forehand, 1 middlehand, 2 rearhand.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .cards import CARD_POINTS, FULL_DECK, Card, CardSet, Mask, cards_of, mask_of, points_of
+from .rules import (
+    BID_VALUES,
+    FOREHAND,
+    MIDDLEHAND,
+    REARHAND,
+    SEAT_NAMES,
+    GameType,
+    describe_class,
+    follow_mask,
+    legal_cards,
+    trick_winner,
+)
+from .scoring import Declaration, GameResult, evaluate, smallest_null_value_reaching
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow here; the message says why."""
+
+
+class Phase(enum.Enum):
+    BIDDING = "bidding"
+    SKAT = "skat"  # the declarer decides: take the skat or play hand
+    DISCARD = "discard"  # the declarer took the skat and must put two cards away
+    DECLARE = "declare"
+    PLAY = "play"
+    FINISHED = "finished"  # played to the end, resigned, or abandoned
+    PASSED = "passed"  # all three passed
+
+
+# ---------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class Bid:
+    value: int
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Forehand (or the survivor) accepts the bid: "yes"."""
+
+    def __str__(self) -> str:
+        return "y"
+
+
+@dataclass(frozen=True)
+class Pass:
+    def __str__(self) -> str:
+        return "p"
+
+
+@dataclass(frozen=True)
+class PickUp:
+    """The declarer takes the skat.  ``skat`` is filled in for whoever may see it."""
+
+    skat: Mask | None = None
+
+    def __str__(self) -> str:
+        return "s"
+
+
+@dataclass(frozen=True)
+class Discard:
+    """The declarer puts two cards away (``None`` where the seat may not see them)."""
+
+    cards: Mask | None
+
+    def __str__(self) -> str:
+        return str(CardSet(self.cards)) if self.cards is not None else "??.??"
+
+
+@dataclass(frozen=True)
+class Declare:
+    declaration: Declaration
+    revealed: Mask | None = None
+    """The declarer's hand in an ouvert game, shown to everyone."""
+
+    def __str__(self) -> str:
+        return self.declaration.iss()
+
+
+@dataclass(frozen=True)
+class Play:
+    card: Card
+
+    def __str__(self) -> str:
+        return str(self.card)
+
+
+@dataclass(frozen=True)
+class Resign:
+    """RE: the declarer gives up, or a defender concedes (both must, to end the game)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return "RE"
+
+
+@dataclass(frozen=True)
+class ShowCards:
+    """SC: a player lays their cards open, claiming the rest; the game goes on
+    until the other side resigns."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return "SC"
+
+
+@dataclass(frozen=True)
+class Leave:
+    """A player left the table (LE) or ran out of time (TI)."""
+
+    seat: int
+    timeout: bool = False
+
+    def __str__(self) -> str:
+        return f"{'TI' if self.timeout else 'LE'}.{self.seat}"
+
+
+Move = Bid | Hold | Pass | PickUp | Discard | Declare | Play | Resign | ShowCards | Leave
+
+
+# ---------------------------------------------------------------- dealing
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Ten cards for each seat and the two-card skat."""
+
+    hands: tuple[Mask, Mask, Mask]
+    skat: Mask
+
+    def __post_init__(self) -> None:
+        sizes = [h.bit_count() for h in self.hands] + [self.skat.bit_count()]
+        union = self.hands[0] | self.hands[1] | self.hands[2] | self.skat
+        if sizes != [10, 10, 10, 2] or union != FULL_DECK:
+            raise ValueError("a deal needs 10 cards per seat and 2 in the skat, 32 different cards")
+
+    @classmethod
+    def from_order(cls, order: list[int] | tuple[int, ...]) -> Deal:
+        """From 32 cards in ISS order: forehand's 10, middlehand's 10, rearhand's 10, skat."""
+        if len(order) != 32 or len(set(order)) != 32:
+            raise ValueError("a deal lists 32 different cards")
+        return cls((mask_of(order[0:10]), mask_of(order[10:20]), mask_of(order[20:30])), mask_of(order[30:32]))
+
+    @classmethod
+    def shuffled(cls, seed: int | random.Random) -> Deal:
+        """A reproducible deal: shuffle, then give 3 each, 2 to the skat, 4 each, 3 each."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        deck = list(range(32))
+        rng.shuffle(deck)
+        hands: list[list[int]] = [[], [], []]
+        skat: list[int] = []
+        pos = 0
+        for packet in (3, "skat", 4, 3):
+            if packet == "skat":
+                skat = deck[pos:pos + 2]
+                pos += 2
+                continue
+            for seat in range(3):
+                hands[seat].extend(deck[pos:pos + packet])
+                pos += packet
+        return cls((mask_of(hands[0]), mask_of(hands[1]), mask_of(hands[2])), mask_of(skat))
+
+    def order(self) -> list[Card]:
+        """32 cards in ISS order (each hand in index order)."""
+        return [c for h in (*self.hands, self.skat) for c in cards_of(h)]
+
+    def __str__(self) -> str:
+        return " | ".join(str(CardSet(h)) for h in (*self.hands, self.skat))
+
+
+# ---------------------------------------------------------------- the state
+
+
+@dataclass(frozen=True)
+class Trick:
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    @property
+    def points(self) -> int:
+        return sum(CARD_POINTS[c] for c in self.cards)
+
+    def seat_of(self, index: int) -> int:
+        return (self.leader + index) % 3
+
+
+_LIST_FIELDS = ("hands", "hand_sizes", "points", "trick_counts")
+_SNAPSHOT_FIELDS = (
+    "phase", "hands", "hand_sizes", "skat", "skat_known", "discard", "skat_taken",
+    "bid", "bid_stage", "bidder", "listener", "awaiting_listener", "out", "bid_history", "declarer",
+    "declaration", "leader", "trick", "tricks", "points", "trick_counts", "resigned", "shown", "end",
+    "left_seat", "revealed", "moves",
+)
+
+
+class GameState:
+    """One game of Skat.  Create with ``GameState.new(deal)``; see the module doc."""
+
+    def __init__(self) -> None:
+        self.perspective: int | None = None
+        """None for the full state; a seat for that seat's view."""
+        self.deal: Deal | None = None
+        """The deal; None in a view."""
+        self.phase = Phase.BIDDING
+        self.hands: list[Mask] = [0, 0, 0]
+        """Known cards of each hand (in a view: own hand, and the declarer's in ouvert)."""
+        self.hand_sizes = [10, 10, 10]
+        self.skat: Mask = 0
+        self.skat_known = False
+        self.discard: Mask = 0
+        self.skat_taken = False
+        # bidding
+        self.bid = 0
+        self.bid_stage = 0  # 0: middlehand bids to forehand; 1: rearhand to the survivor; 2: forehand alone
+        self.bidder = MIDDLEHAND
+        self.listener = FOREHAND
+        self.awaiting_listener = False
+        self.out: frozenset[int] = frozenset()
+        self.bid_history: tuple[tuple[int, Move], ...] = ()
+        self.declarer: int | None = None
+        self.declaration: Declaration | None = None
+        # play
+        self.leader = FOREHAND
+        self.trick: tuple[Card, ...] = ()
+        self.tricks: tuple[Trick, ...] = ()
+        self.points = [0, 0, 0]
+        self.trick_counts = [0, 0, 0]
+        self.resigned: frozenset[int] = frozenset()
+        self.shown: frozenset[int] = frozenset()
+        self.end: str | None = None
+        self.left_seat: int | None = None
+        self.revealed = False
+        self.moves: tuple[tuple[int, Move], ...] = ()
+        """Every move with the seat that made it, in order."""
+        self._stack: list[tuple] = []
+        self._result: GameResult | None = None
+
+    # ------------------------------------------------------------ creation
+
+    @classmethod
+    def new(cls, deal: Deal) -> GameState:
+        state = cls()
+        state.deal = deal
+        state.hands = list(deal.hands)
+        state.skat = deal.skat
+        state.skat_known = True
+        return state
+
+    def copy(self) -> GameState:
+        other = GameState.__new__(GameState)
+        other.__dict__.update(self.__dict__)
+        other.hands = list(self.hands)
+        other.hand_sizes = list(self.hand_sizes)
+        other.points = list(self.points)
+        other.trick_counts = list(self.trick_counts)
+        other._stack = list(self._stack)
+        return other
+
+    def view(self, seat: int) -> GameState:
+        """What ``seat`` may know, as a state that moves can be applied to."""
+        if self.perspective is not None and self.perspective != seat:
+            raise ValueError("a view can only be narrowed to its own seat")
+        v = GameState()
+        v.perspective = seat
+        for name in _SNAPSHOT_FIELDS:
+            value = getattr(self, name)
+            setattr(v, name, list(value) if isinstance(value, list) else value)
+        v.hands = [self.hands[s] if s == seat or (self.revealed and s == self.declarer) else 0 for s in range(3)]
+        sees_skat = self.skat_taken and self.declarer == seat
+        v.skat = self.skat if sees_skat else 0
+        v.skat_known = sees_skat
+        v.discard = self.discard if sees_skat else 0
+        v.moves = tuple((s, self.visible_move(m, seat)) for s, m in self.moves)
+        v._stack = []
+        return v
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose turn it is, or None when the game is over."""
+        if self.phase == Phase.BIDDING:
+            return self.listener if self.awaiting_listener else self.bidder
+        if self.phase in (Phase.SKAT, Phase.DISCARD, Phase.DECLARE):
+            return self.declarer
+        if self.phase == Phase.PLAY:
+            return (self.leader + len(self.trick)) % 3
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase in (Phase.FINISHED, Phase.PASSED)
+
+    @property
+    def game(self) -> GameType | None:
+        return self.declaration.game if self.declaration else None
+
+    @property
+    def played(self) -> Mask:
+        """All cards played so far, the current trick included."""
+        mask = mask_of(self.trick)
+        for t in self.tricks:
+            mask |= mask_of(t.cards)
+        return mask
+
+    def knows_hand(self, seat: int) -> bool:
+        return self.hands[seat].bit_count() == self.hand_sizes[seat]
+
+    def next_bid(self) -> int | None:
+        for value in BID_VALUES:
+            if value > self.bid:
+                return value
+        return None
+
+    def legal_cards(self) -> Mask:
+        """Cards the player to move may play (needs that hand known)."""
+        if self.phase != Phase.PLAY:
+            return 0
+        seat = self.to_move
+        assert seat is not None
+        return legal_cards(self.hands[seat], self.declaration.game, self.trick[0] if self.trick else None)
+
+    def legal_moves(self) -> list[Move]:
+        """The moves of the player to move (their hand must be known)."""
+        if self.phase == Phase.BIDDING:
+            if self.awaiting_listener:
+                return [Hold(), Pass()]
+            return [Bid(v) for v in BID_VALUES if v > self.bid] + [Pass()]
+        if self.phase == Phase.SKAT:
+            return [PickUp(self.skat if self.skat_known else None)] + [Declare(d) for d in self._declarations(hand=True)]
+        if self.phase == Phase.DISCARD:
+            hand = list(cards_of(self.hands[self.declarer]))
+            return [Discard((1 << a) | (1 << b)) for i, a in enumerate(hand) for b in hand[i + 1:]]
+        if self.phase == Phase.DECLARE:
+            return [Declare(d) for d in self._declarations(hand=False)]
+        if self.phase == Phase.PLAY:
+            return [Play(c) for c in cards_of(self.legal_cards())]
+        return []
+
+    def _declarations(self, hand: bool) -> list[Declaration]:
+        result = []
+        for game in GameType:
+            if game == GameType.NULL:
+                for ouvert in (False, True):
+                    result.append(Declaration(game, hand=hand, ouvert=ouvert))
+                continue
+            result.append(Declaration(game, hand=hand))
+            if hand:
+                result += [
+                    Declaration(game, hand=True, schneider=True),
+                    Declaration(game, hand=True, schwarz=True),
+                    Declaration(game, hand=True, ouvert=True),
+                ]
+        return [d for d in result if self.declaration_problem(d) is None]
+
+    def declaration_problem(self, decl: Declaration) -> str | None:
+        """Why ``decl`` cannot be declared now, or None if it can."""
+        problem = decl.problem()
+        if problem:
+            return problem
+        if decl.hand and self.skat_taken:
+            return "the skat was taken: this cannot be a hand game"
+        if not decl.hand and not self.skat_taken:
+            return "take the skat first, or declare a hand game"
+        if decl.game == GameType.NULL and smallest_null_value_reaching(self.bid) is None:
+            return f"no null game reaches the bid of {self.bid}"
+        return None
+
+    # ------------------------------------------------------------ moves
+
+    def visible_move(self, move: Move, seat: int) -> Move:
+        """The form of ``move`` that ``seat`` may see."""
+        if isinstance(move, PickUp) and seat != self.declarer:
+            return PickUp(None)
+        if isinstance(move, Discard) and seat != self.declarer:
+            return Discard(None)
+        return move
+
+    def push(self, move: Move) -> None:
+        """Apply a move by the player to move (Resign/ShowCards/Leave name their seat).
+
+        Raises IllegalMoveError with the reason if the rules forbid it; the
+        state is unchanged then.
+        """
+        seat = self.to_move
+        if isinstance(move, (Resign, ShowCards, Leave)):
+            seat = move.seat
+        if self.is_over:
+            raise IllegalMoveError(f"the game is over; {move} is not possible")
+        snapshot = self._snapshot()
+        try:
+            recorded = self._apply(move, seat)
+        except IllegalMoveError:
+            self._restore(snapshot)
+            raise
+        self._stack.append(snapshot)
+        self.moves = self.moves + ((seat, recorded),)
+        self._result = None
+
+    def pop(self) -> Move:
+        """Undo the last move and return it."""
+        if not self._stack:
+            raise IndexError("no move to take back")
+        last = self.moves[-1][1]
+        self._restore(self._stack.pop())
+        self._result = None
+        return last
+
+    def _snapshot(self) -> tuple:
+        # only the four lists are mutated in place; every other field is replaced, never changed
+        d = self.__dict__
+        return tuple(d[n] for n in _SNAPSHOT_FIELDS), tuple(list(d[n]) for n in _LIST_FIELDS)
+
+    def _restore(self, snapshot: tuple) -> None:
+        fields, lists = snapshot
+        d = self.__dict__
+        for name, value in zip(_SNAPSHOT_FIELDS, fields):
+            d[name] = value
+        for name, value in zip(_LIST_FIELDS, lists):
+            d[name] = list(value)
+
+    def _apply(self, move: Move, seat: int | None) -> Move:
+        if isinstance(move, Leave):
+            return self._leave(move)
+        if isinstance(move, Resign):
+            return self._resign(move)
+        if isinstance(move, ShowCards):
+            if self.phase != Phase.PLAY:
+                raise IllegalMoveError("cards can only be shown during play")
+            self.shown = self.shown | {move.seat}
+            return move
+        if self.phase == Phase.BIDDING:
+            return self._bidding_move(move, seat)
+        if self.phase == Phase.SKAT:
+            if isinstance(move, PickUp):
+                return self._pick_up(move)
+            if isinstance(move, Declare):
+                return self._declare(move)
+            raise IllegalMoveError(f"{SEAT_NAMES[seat]} must take the skat or declare a hand game, not {move}")
+        if self.phase == Phase.DISCARD:
+            if not isinstance(move, Discard):
+                raise IllegalMoveError(f"discard two cards first, not {move}")
+            return self._discard(move)
+        if self.phase == Phase.DECLARE:
+            if not isinstance(move, Declare):
+                raise IllegalMoveError(f"declare a game now, not {move}")
+            return self._declare(move)
+        if self.phase == Phase.PLAY:
+            if not isinstance(move, Play):
+                raise IllegalMoveError(f"play a card now, not {move}")
+            return self._play(move.card, seat)
+        raise IllegalMoveError(f"{move} is not possible in phase {self.phase.value}")
+
+    # bidding --------------------------------------------------------
+
+    def _bidding_move(self, move: Move, seat: int) -> Move:
+        name = SEAT_NAMES[seat]
+        if self.awaiting_listener:
+            if isinstance(move, Hold):
+                self.awaiting_listener = False
+            elif isinstance(move, Pass):
+                self._drop_out(seat)
+            else:
+                raise IllegalMoveError(f"{name} must hold {self.bid} or pass, not {move}")
+        else:
+            if isinstance(move, Bid):
+                if move.value not in BID_VALUES:
+                    raise IllegalMoveError(f"{move.value} is not a bid value (the next is {self.next_bid()})")
+                if move.value <= self.bid:
+                    raise IllegalMoveError(f"{move.value} is not above the bid of {self.bid} (next: {self.next_bid()})")
+                self.bid = move.value
+                if self.bid_stage == 2:
+                    self._bidding_won(seat)
+                else:
+                    self.awaiting_listener = True
+            elif isinstance(move, Pass):
+                self._drop_out(seat)
+            elif isinstance(move, Hold):
+                raise IllegalMoveError(f"{name} is to bid, not to hold: bid {self.next_bid()} or pass")
+            else:
+                raise IllegalMoveError(f"bidding is not over: {name} must bid or pass, not {move}")
+        self.bid_history = self.bid_history + ((seat, move),)
+        return move
+
+    def _drop_out(self, seat: int) -> None:
+        self.out = self.out | {seat}
+        self.awaiting_listener = False
+        if self.bid_stage == 0:
+            survivor = self.listener if seat == self.bidder else self.bidder
+            self.bid_stage, self.bidder, self.listener = 1, REARHAND, survivor
+        elif self.bid_stage == 1:
+            survivor = self.listener if seat == self.bidder else self.bidder
+            if self.bid == 0:
+                # nobody bid: forehand may open or pass the game in
+                self.bid_stage, self.bidder, self.listener = 2, FOREHAND, FOREHAND
+            else:
+                self._bidding_won(survivor)
+        else:
+            self.phase = Phase.PASSED
+            self.end = "passed"
+
+    def _bidding_won(self, seat: int) -> None:
+        self.declarer = seat
+        self.phase = Phase.SKAT
+
+    # skat and declaration ---------------------------------------------
+
+    def _pick_up(self, move: PickUp) -> Move:
+        seat = self.declarer
+        skat = move.skat
+        if self.skat_known:
+            if skat is not None and skat != self.skat:
+                raise IllegalMoveError(f"the skat is {CardSet(self.skat)}, not {CardSet(skat)}")
+            skat = self.skat
+        elif self.perspective == seat and skat is None:
+            raise IllegalMoveError("the declarer's view needs the skat cards to pick them up")
+        if skat is not None:
+            self.skat, self.skat_known = skat, True
+            if self.knows_hand(seat) or self.perspective is None:
+                self.hands[seat] |= skat
+        self.hand_sizes[seat] += 2
+        self.skat_taken = True
+        self.phase = Phase.DISCARD
+        return PickUp(skat)
+
+    def _discard(self, move: Discard) -> Move:
+        seat = self.declarer
+        cards = move.cards
+        if cards is None:
+            if self.knows_hand(seat):
+                raise IllegalMoveError("name the two cards to discard")
+        else:
+            if cards.bit_count() != 2:
+                raise IllegalMoveError(f"discard exactly two cards, not {CardSet(cards).unicode() or 'none'}")
+            known = self.hands[seat]
+            if self.knows_hand(seat) and cards & ~known:
+                missing = CardSet(cards & ~known).unicode()
+                raise IllegalMoveError(f"you do not hold {missing}")
+            self.hands[seat] &= ~cards
+            self.discard = cards
+        self.hand_sizes[seat] -= 2
+        self.phase = Phase.DECLARE
+        return move
+
+    def _declare(self, move: Declare) -> Move:
+        decl = move.declaration
+        problem = self.declaration_problem(decl)
+        if problem:
+            raise IllegalMoveError(f"cannot declare {decl.describe()}: {problem}")
+        self.declaration = decl
+        if decl.ouvert:
+            seat = self.declarer
+            if move.revealed is not None:
+                if self.knows_hand(seat) and move.revealed != self.hands[seat]:
+                    raise IllegalMoveError("the shown ouvert hand differs from the declarer's hand")
+                self.hands[seat] = move.revealed
+            self.revealed = True
+            move = Declare(decl, self.hands[seat] if self.knows_hand(seat) else None)
+        self.phase = Phase.PLAY
+        self.leader = FOREHAND
+        return move
+
+    # play -------------------------------------------------------------
+
+    def _play(self, card: Card, seat: int) -> Move:
+        card = Card(card)
+        game = self.declaration.game
+        hand = self.hands[seat]
+        bit = 1 << card
+        if self.knows_hand(seat):
+            if not hand & bit:
+                raise IllegalMoveError(f"{SEAT_NAMES[seat]} does not hold {card.unicode()}")
+            if self.trick:
+                led = self.trick[0]
+                allowed = legal_cards(hand, game, led)
+                if not allowed & bit:
+                    must = CardSet(hand & follow_mask(game, led)).unicode()
+                    raise IllegalMoveError(
+                        f"{card.unicode()} does not follow {describe_class(game, led)} (you hold {must})"
+                    )
+        else:
+            if self.played & bit or any(self.hands[s] & bit for s in range(3) if s != seat) or (
+                self.skat_known and (self.skat & bit) and not (self.skat_taken and self.declarer == seat)
+            ) or self.discard & bit:
+                raise IllegalMoveError(f"{card.unicode()} cannot be in {SEAT_NAMES[seat]}'s hand")
+        self.hands[seat] &= ~bit
+        self.hand_sizes[seat] -= 1
+        self.trick = self.trick + (card,)
+        if len(self.trick) == 3:
+            self._close_trick()
+        return Play(card)
+
+    def _close_trick(self) -> None:
+        game = self.declaration.game
+        winner = (self.leader + trick_winner(game, self.trick)) % 3
+        done = Trick(self.leader, self.trick, winner)
+        self.tricks = self.tricks + (done,)
+        self.points[winner] += done.points
+        self.trick_counts[winner] += 1
+        self.trick = ()
+        self.leader = winner
+        if game == GameType.NULL and winner == self.declarer:
+            self._finish("null_trick")
+        elif len(self.tricks) == 10:
+            self._finish("played")
+
+    def _finish(self, end: str) -> None:
+        self.phase = Phase.FINISHED
+        self.end = end
+
+    # resignation, leaving -------------------------------------------------
+
+    def _resign(self, move: Resign) -> Move:
+        if self.phase != Phase.PLAY:
+            raise IllegalMoveError("resigning is only possible during play")
+        self.resigned = self.resigned | {move.seat}
+        if move.seat == self.declarer:
+            self._concede(to_declarer=False, end="declarer_resigned")
+        elif len(self.resigned - {self.declarer}) == 2:
+            self._concede(to_declarer=True, end="defenders_resigned")
+        return move
+
+    def _leave(self, move: Leave) -> Move:
+        self.left_seat = move.seat
+        end = "timeout" if move.timeout else "left"
+        if self.phase in (Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE) or self.declarer is None:
+            self._finish(end)  # no game was declared: nothing to score
+        elif move.seat == self.declarer:
+            self._concede(to_declarer=False, end=end)
+        else:
+            self._concede(to_declarer=True, end=end)
+        return move
+
+    def _concede(self, to_declarer: bool, end: str) -> None:
+        """The rest of the cards and tricks go to one side (not in null games,
+        where only the win counts)."""
+        if self.declaration.game != GameType.NULL:
+            remaining_tricks = 10 - len(self.tricks)
+            remaining_points = 120 - sum(self.points) - points_of(self._skat_for_points())
+            if to_declarer:
+                target = self.declarer
+            else:
+                target = next(s for s in range(3) if s != self.declarer)
+            self.points[target] += remaining_points
+            self.trick_counts[target] += remaining_tricks
+        self._finish(end)
+
+    def _skat_for_points(self) -> Mask:
+        return self.discard if self.skat_taken else self.skat
+
+    # ------------------------------------------------------------ result
+
+    @property
+    def declarer_points(self) -> int:
+        """Card points of the declarer so far, the skat included in suit and grand."""
+        if self.declarer is None:
+            return 0
+        skat_points = points_of(self._skat_for_points())
+        return self.points[self.declarer] + skat_points
+
+    def result(self) -> GameResult | None:
+        """The scored result once the game is over and was declared (None otherwise)."""
+        if self.phase != Phase.FINISHED or self.declaration is None:
+            return None
+        if self._result is None:
+            if self.deal is None:
+                raise ValueError("a view cannot score the game: the declarer's cards are unknown")
+            d = self.declarer
+            declarer_tricks = self.trick_counts[d]
+            defender_tricks = sum(self.trick_counts) - declarer_tricks
+            self._result = evaluate(
+                d, self.declaration, self.bid, self.deal.hands[d] | self.deal.skat,
+                self.declarer_points, declarer_tricks, defender_tricks, self.end or "played",
+            )
+        return self._result
+
+    def push_many(self, moves: Iterable[Move]) -> None:
+        for move in moves:
+            self.push(move)
+
+    def __repr__(self) -> str:
+        who = "full" if self.perspective is None else f"view of {SEAT_NAMES[self.perspective]}"
+        return f"<GameState {who} phase={self.phase.value} moves={len(self.moves)}>"
+

@@ -1,0 +1,227 @@
+"""Matadors, game value, overbid, and the two score lists (plain, Seeger-Fabian)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import Card, Mask, Rank, Suit
+from .rules import NULL_VALUES, GameType
+
+# Trump order from the top, for counting matadors.
+_JACKS_HIGH_TO_LOW = tuple(Card.make(s, Rank.JACK) for s in (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS))
+_SUIT_TRUMPS_HIGH_TO_LOW = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.NINE, Rank.EIGHT, Rank.SEVEN)
+
+SEEGER_FABIAN_WON_BONUS = 50
+SEEGER_FABIAN_LOST_PENALTY = 50
+SEEGER_FABIAN_DEFENDER_BONUS = {3: 40, 4: 30}
+
+
+def trump_order_high_to_low(game: GameType) -> tuple[Card, ...]:
+    if game == GameType.NULL:
+        return ()
+    if game == GameType.GRAND:
+        return _JACKS_HIGH_TO_LOW
+    suit = Suit(game)
+    return _JACKS_HIGH_TO_LOW + tuple(Card.make(suit, r) for r in _SUIT_TRUMPS_HIGH_TO_LOW)
+
+
+def matadors(game: GameType, declarer_cards: Mask) -> int:
+    """'With n' (+n) or 'without n' (-n): the run of top trumps the declarer
+    held or lacked, counting the skat as the declarer's.  0 for null."""
+    order = trump_order_high_to_low(game)
+    if not order:
+        return 0
+    holds_top = bool(declarer_cards >> order[0] & 1)
+    run = 0
+    for card in order:
+        if bool(declarer_cards >> card & 1) != holds_top:
+            break
+        run += 1
+    return run if holds_top else -run
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A declared game.  ``schneider``/``schwarz`` are announcements; in a suit
+    or grand ouvert they are implied (``effective_*`` apply that)."""
+
+    game: GameType
+    hand: bool = False
+    schneider: bool = False
+    schwarz: bool = False
+    ouvert: bool = False
+
+    @property
+    def schneider_announced(self) -> bool:
+        return self.game != GameType.NULL and (self.schneider or self.schwarz or self.ouvert)
+
+    @property
+    def schwarz_announced(self) -> bool:
+        return self.game != GameType.NULL and (self.schwarz or self.ouvert)
+
+    def problem(self) -> str | None:
+        """Why this declaration is not allowed, or None."""
+        if self.game == GameType.NULL:
+            if self.schneider or self.schwarz:
+                return "schneider and schwarz cannot be announced in a null game"
+            return None
+        if (self.schneider or self.schwarz) and not self.hand:
+            return "schneider or schwarz may only be announced in a hand game"
+        if self.ouvert and not self.hand:
+            return f"{self.game.label} ouvert must be played hand"
+        return None
+
+    def iss(self) -> str:
+        """ISS declaration code, e.g. ``C``, ``GH``, ``NO``, ``CHZ``."""
+        code = self.game.letter
+        if self.hand:
+            code += "H"
+        if self.game != GameType.NULL and self.schneider and not (self.schwarz or self.ouvert):
+            code += "S"
+        if self.game != GameType.NULL and self.schwarz and not self.ouvert:
+            code += "Z"
+        if self.ouvert:
+            code += "O"
+        return code
+
+    def describe(self) -> str:
+        words = [self.game.label]
+        if self.hand:
+            words.append("hand")
+        if self.ouvert:
+            words.append("ouvert")
+        elif self.schwarz:
+            words.append("schwarz announced")
+        elif self.schneider:
+            words.append("schneider announced")
+        return " ".join(words)
+
+    @classmethod
+    def from_iss(cls, code: str) -> Declaration:
+        if not code:
+            raise ValueError("empty declaration")
+        game = GameType.from_letter(code[0])
+        flags = code[1:].upper()
+        unknown = set(flags) - set("HSZO")
+        if unknown:
+            raise ValueError(f"unknown declaration flag(s) {''.join(sorted(unknown))!r} in {code!r}")
+        ouvert = "O" in flags
+        hand = "H" in flags
+        if ouvert and game != GameType.NULL:
+            hand = True  # the ISS writes suit/grand ouvert without H: it is always hand
+        return cls(game, hand=hand, schneider="S" in flags, schwarz="Z" in flags, ouvert=ouvert)
+
+
+def null_value(decl: Declaration) -> int:
+    return NULL_VALUES[(decl.hand, decl.ouvert)]
+
+
+def smallest_null_value_reaching(bid: int) -> int | None:
+    fitting = [v for v in sorted(NULL_VALUES.values()) if v >= bid]
+    return fitting[0] if fitting else None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of a played game, from the declarer's point of view."""
+
+    declarer: int
+    declaration: Declaration
+    bid: int
+    matadors: int
+    declarer_points: int
+    defender_points: int
+    declarer_tricks: int
+    defender_tricks: int
+    won: bool
+    overbid: bool
+    schneider: bool
+    schwarz: bool
+    multiplier: int
+    game_value: int
+    """The (positive) value the game is scored with: doubled below when lost."""
+    value: int
+    """Signed, as the plain list counts it: +game_value won, -2*game_value lost."""
+    end: str = "played"
+    """How the game ended: played, null_trick, declarer_resigned, defenders_resigned, left, timeout."""
+    multipliers: tuple[tuple[str, int], ...] = field(default=())
+    """The named steps that make up the multiplier, for display."""
+
+    def seeger_fabian(self, table_size: int = 3) -> tuple[int, int, int]:
+        """Seeger-Fabian points by seat (0 forehand, 1 middlehand, 2 rearhand)."""
+        scores = [0, 0, 0]
+        if self.won:
+            scores[self.declarer] = self.value + SEEGER_FABIAN_WON_BONUS
+        else:
+            scores[self.declarer] = self.value - SEEGER_FABIAN_LOST_PENALTY
+            for seat in range(3):
+                if seat != self.declarer:
+                    scores[seat] = SEEGER_FABIAN_DEFENDER_BONUS[table_size]
+        return (scores[0], scores[1], scores[2])
+
+
+def evaluate(
+    declarer: int,
+    decl: Declaration,
+    bid: int,
+    declarer_cards: Mask,
+    declarer_points: int,
+    declarer_tricks: int,
+    defender_tricks: int,
+    end: str = "played",
+) -> GameResult:
+    """Score a finished game.
+
+    ``declarer_cards`` are the declarer's ten cards plus the skat (for matadors);
+    ``declarer_points`` include the skat in suit and grand games.
+    """
+    defender_points = 120 - declarer_points
+    if decl.game == GameType.NULL:
+        value = null_value(decl)
+        won = declarer_tricks == 0 and end not in ("declarer_resigned", "left", "timeout")
+        if end == "defenders_resigned":
+            won = True
+        overbid = value < bid
+        if overbid:
+            reaching = smallest_null_value_reaching(bid)
+            value = reaching if reaching is not None else value
+            won = False
+        return GameResult(
+            declarer, decl, bid, 0, declarer_points, defender_points, declarer_tricks, defender_tricks,
+            won, overbid, False, False, 1, value, value if won else -2 * value, end,
+            (("null", value),),
+        )
+
+    mats = matadors(decl.game, declarer_cards)
+    schneider = declarer_points >= 90 or declarer_points <= 30
+    schwarz = defender_tricks == 0 or declarer_tricks == 0
+    steps: list[tuple[str, int]] = [(f"{'with' if mats > 0 else 'without'} {abs(mats)}", abs(mats)), ("game", 1)]
+    if decl.hand:
+        steps.append(("hand", 1))
+    if schneider or decl.schneider_announced:
+        steps.append(("schneider", 1))
+    if decl.schneider_announced:
+        steps.append(("schneider announced", 1))
+    if schwarz or decl.schwarz_announced:
+        steps.append(("schwarz", 1))
+    if decl.schwarz_announced:
+        steps.append(("schwarz announced", 1))
+    if decl.ouvert:
+        steps.append(("ouvert", 1))
+    multiplier = sum(n for _, n in steps)
+    base = decl.game.base_value
+    value = multiplier * base
+
+    won = declarer_points >= 61
+    if decl.schneider_announced and declarer_points < 90:
+        won = False
+    if decl.schwarz_announced and defender_tricks > 0:
+        won = False
+    overbid = value < bid
+    if overbid:
+        value = -(-bid // base) * base  # smallest multiple of the base value reaching the bid
+        won = False
+    return GameResult(
+        declarer, decl, bid, mats, declarer_points, defender_points, declarer_tricks, defender_tricks,
+        won, overbid, schneider, schwarz, multiplier, value, value if won else -2 * value, end, tuple(steps),
+    )

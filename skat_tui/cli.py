@@ -1,0 +1,141 @@
+"""The ``skat`` command: the table by default, and subcommands for scripts.
+
+Subcommands that need no screen (``replay --json``, ``solve``, ``bench``, …)
+import only the engine; Textual is imported only when a screen opens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="skat",
+        description="Skat at the terminal: play against computer opponents, replay and analyse recorded games.",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed for reproducible deals")
+    parser.add_argument("--opponent-left", metavar="SPEC", help="left opponent, e.g. heuristic, mcu:time=2, pimc:simulations=100")
+    parser.add_argument("--opponent-right", metavar="SPEC", help="right opponent (same form)")
+    parser.add_argument("--german", action="store_true", help="German rank names (B D K A)")
+    parser.add_argument("--new", action="store_true", help="start a new series instead of resuming a saved one")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    replay = sub.add_parser("replay", help="replay recorded games (ISS format)")
+    replay.add_argument("file", help="record file, one ISS record per line")
+    replay.add_argument("--json", action="store_true", help="print each game's result as a JSON line instead of opening the viewer")
+
+    solve = sub.add_parser("solve", help="solve recorded positions double-dummy (all hands open)")
+    solve.add_argument("file", help="record file, one ISS record per line")
+    solve.add_argument("--trick", type=int, default=1, help="solve at the start of this trick (1 = before the opening lead)")
+    solve.add_argument("--threshold", type=int, default=None, help="answer 'declarer reaches >= T card points?' (1/0)")
+    solve.add_argument("--json", action="store_true", help="one JSON line per record (the default output)")
+
+    bench = sub.add_parser("bench", help="measure solver, playout and search speed")
+    bench.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
+    bench.add_argument("--quick", action="store_true", help="fewer positions (a smoke run)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _build_parser().parse_args(argv)
+    if args.command == "replay":
+        return _replay_json(args.file) if args.json else _open_replay(args.file)
+    if args.command == "solve":
+        return _solve(args.file, args.trick, args.threshold)
+    if args.command == "bench":
+        from engine.bench import run_bench
+
+        return run_bench(json_out=args.json, quick=args.quick)
+    return _open_table(args)
+
+
+def _open_table(args: argparse.Namespace) -> int:
+    from skat_tui.app import run_table
+
+    overrides = {}
+    if args.opponent_left:
+        overrides["left"] = args.opponent_left
+    if args.opponent_right:
+        overrides["right"] = args.opponent_right
+    if args.german:
+        overrides["german"] = True
+    if args.new:
+        overrides["new"] = True
+    run_table(args.seed, overrides)
+    return 0
+
+
+def _open_replay(path: str) -> int:
+    from skat_tui.app import run_replay
+
+    run_replay(path)
+    return 0
+
+
+def _replay_json(path: str) -> int:
+    from engine.record import RecordError, iter_records, summary
+
+    failed = 0
+    out = sys.stdout
+    try:
+        handle = open(path, encoding="utf-8", errors="replace")
+    except OSError as exc:
+        print(f"skat replay: cannot open {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    with handle:
+        for item in iter_records(handle):
+            if isinstance(item, RecordError):
+                failed += 1
+                print(f"{path}: {item}", file=sys.stderr)
+                continue
+            try:
+                out.write(json.dumps(summary(item)) + "\n")
+            except ValueError as exc:  # an engine error while replaying
+                failed += 1
+                print(f"{path}: line {item.line}, record {item.id}: {exc}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _solve(path: str, trick: int, threshold: int | None) -> int:
+    from engine.dds.solver import solve, solve_threshold
+    from engine.positions import solver_position, state_at_trick
+    from engine.record import read_records
+
+    if trick < 1 or trick > 10:
+        print("skat solve: --trick must be 1..10", file=sys.stderr)
+        return 2
+    records, errors = read_records(path)
+    for err in errors:
+        print(f"{path}: {err}", file=sys.stderr)
+    failed = len(errors)
+    for record in records:
+        try:
+            pos = solver_position(state_at_trick(record, trick))
+        except ValueError as exc:
+            failed += 1
+            print(f"{path}: line {record.line}, record {record.id}: {exc}", file=sys.stderr)
+            continue
+        start = time.perf_counter()
+        res = solve(pos) if threshold is None else solve_threshold(pos, threshold)
+        ms = (time.perf_counter() - start) * 1000
+        from engine.cards import Card
+
+        print(json.dumps({
+            "id": record.id,
+            "trick": trick,
+            "to_move": pos.to_move,
+            "value": res.value,
+            "per_card": {str(Card(c)): v for c, v in sorted(res.per_card.items())},
+            "nodes": res.nodes,
+            "ms": round(ms, 3),
+        }))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
