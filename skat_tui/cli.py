@@ -38,6 +38,17 @@ def _build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure solver, playout and search speed")
     bench.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
     bench.add_argument("--quick", action="store_true", help="fewer positions (a smoke run)")
+    tour = sub.add_parser("tournament", help="compare players over the same deals with every seat arrangement")
+    tour.add_argument("--players", required=True, metavar="SPEC,SPEC,SPEC",
+                      help="three player specs, e.g. mcu:simulations=100,eval=type2-50,heuristic,heuristic")
+    tour.add_argument("--deals", type=int, default=100, help="number of deals to generate (default 100)")
+    tour.add_argument("--seed", type=int, default=1, help="seed of the deals and the players (default 1)")
+    tour.add_argument("--deals-file", metavar="FILE", help="play these deals instead (ISS records or a plain deal list)")
+    tour.add_argument("--workers", type=int, default=None, help="local worker processes (default: one per core)")
+    tour.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster (needs the cluster extra)")
+    tour.add_argument("--out", metavar="DIR", help="output folder (default tournament-SEED-TIME)")
+    tour.add_argument("--csv", metavar="FILE", help="also write the results table as CSV here")
+    tour.add_argument("--json", action="store_true", help="print the results as one JSON object")
     return parser
 
 
@@ -47,6 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _replay_json(args.file) if args.json else _open_replay(args.file)
     if args.command == "solve":
         return _solve(args.file, args.trick, args.threshold)
+    if args.command == "tournament":
+        return _tournament(args)
     if args.command == "bench":
         from engine.bench import run_bench
 
@@ -99,6 +112,68 @@ def _replay_json(path: str) -> int:
                 failed += 1
                 print(f"{path}: line {item.line}, record {item.id}: {exc}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    from engine import tournament as t
+
+    err = Console(stderr=True)
+    try:
+        specs = [str(s) for s in t.split_specs(args.players)]
+        if len(specs) != 3:
+            raise ValueError(f"--players needs three specs, got {len(specs)}: {', '.join(specs)}")
+        deals = t.read_deals(args.deals_file) if args.deals_file else t.generate_deals(args.deals, args.seed)
+    except (ValueError, OSError) as exc:
+        err.print(f"skat tournament: {exc}")
+        return 2
+    workers = args.workers if args.workers is not None else t.default_workers()
+    out_dir = args.out or f"tournament-{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
+    started = time.perf_counter()
+    with Progress(
+        TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(), console=err, transient=False,
+    ) as progress:
+        task = progress.add_task("games", total=len(deals) * len(t.arrangements(specs)), rate="-")
+
+        def advance(done: int, total: int) -> None:
+            rate = done / max(1e-9, time.perf_counter() - started)
+            progress.update(task, completed=done, rate=f"{rate:.1f}")
+
+        try:
+            run = t.run_tournament(specs, deals, args.seed, workers, args.scheduler, advance, t.command_line())
+        except (ValueError, RuntimeError, ImportError) as exc:
+            err.print(f"skat tournament: {exc}")
+            return 2
+    results = t.write_outputs(run, out_dir)
+    if args.csv:
+        t.write_csv(results, args.csv)
+    if run.interrupted:
+        err.print(f"stopped: kept {len(run.outcomes)} games")
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    table = Table(title=f"{len(run.outcomes)} games, {results['run']['deals_played']} deals, seed {args.seed}")
+    for column in ("player", "games", "won", "lost", "card points", "score", "Seeger-Fabian", "SF/game ± 95 %"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    for row in results["players"]:
+        table.add_row(
+            f"{row['spec']} ×{row['instances']}", str(row["games"]), str(row["declarer_won"]),
+            str(row["declarer_lost"]), str(row["card_points"]), str(row["score"]), str(row["seeger_fabian"]),
+            f"{row['seeger_fabian_per_game']:.1f} ± {row['ci95']:.1f}",
+        )
+    console = Console()
+    console.print(table)
+    for pair in results["pairs"]:
+        console.print(
+            f"{pair['a']} − {pair['b']}: {pair['seeger_fabian_per_game_difference']:+.1f} ± {pair['ci95']:.1f}"
+            f" Seeger-Fabian per game, paired over {pair['deals']} deals"
+        )
+    console.print(f"files in {out_dir}/")
+    return 0
 
 
 def _solve(path: str, trick: int, threshold: int | None) -> int:

@@ -1,0 +1,90 @@
+"""Players by name: ``heuristic``, ``random``, ``mcu:simulations=100,eval=type2-50``, ``pimc:time=2``.
+
+A spec is a player type and optional ``key=value`` parameters.  The same
+spec string names the player in tournament tables and in the settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .base import Player
+
+PLAYER_TYPES = ("random", "heuristic", "mcu", "pimc")
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    kind: str
+    params: dict[str, str] = field(default_factory=dict)
+    text: str = ""
+
+    def __str__(self) -> str:
+        return self.text or self.kind
+
+    def __hash__(self) -> int:
+        return hash(self.text or self.kind)
+
+
+def parse_spec(text: str) -> PlayerSpec:
+    """Read ``kind[:key=value,key=value]``; unknown kinds and malformed
+    parameters are refused with the form expected."""
+    text = text.strip()
+    kind, _, rest = text.partition(":")
+    kind = kind.lower()
+    if kind not in PLAYER_TYPES:
+        raise ValueError(f"unknown player type {kind!r} in {text!r} (expected one of {', '.join(PLAYER_TYPES)})")
+    params: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key or not value:
+            raise ValueError(f"bad parameter {part!r} in {text!r} (expected key=value)")
+        params[key.strip().lower()] = value.strip()
+    return PlayerSpec(kind, params, text)
+
+
+def split_specs(text: str) -> list[PlayerSpec]:
+    """Split ``mcu:simulations=100,eval=type2-50,heuristic,heuristic`` into specs:
+    a new spec starts at a part that names a player type."""
+    specs: list[list[str]] = []
+    for part in text.split(","):
+        head = part.split(":", 1)[0].strip().lower()
+        if head in PLAYER_TYPES and ("=" not in part or ":" in part):
+            specs.append([part])
+        elif specs:
+            specs[-1].append(part)
+        else:
+            raise ValueError(f"{part!r} does not start with a player type ({', '.join(PLAYER_TYPES)})")
+    return [parse_spec(",".join(parts)) for parts in specs]
+
+
+def make_player(spec: PlayerSpec | str, seed: int | None = None) -> Player:
+    """A new player for ``spec``, seeded for reproducible choices."""
+    if isinstance(spec, str):
+        spec = parse_spec(spec)
+    params = dict(spec.params)
+    if spec.kind == "random":
+        _no_params(spec, params)
+        from .base import RandomPlayer
+
+        player: Player = RandomPlayer(seed)
+    elif spec.kind == "heuristic":
+        _no_params(spec, params)
+        from .heuristic import HeuristicPlayer
+
+        player = HeuristicPlayer(seed)
+    elif spec.kind == "mcu":
+        from .mcu import MCUPlayer
+
+        player = MCUPlayer.from_params(params, seed)
+    else:
+        from .pimc import PIMCPlayer
+
+        player = PIMCPlayer.from_params(params, seed)
+    player.name = str(spec)
+    return player
+
+
+def _no_params(spec: PlayerSpec, params: dict[str, str]) -> None:
+    if params:
+        raise ValueError(f"{spec.kind} takes no parameters (got {', '.join(params)})")

@@ -1,0 +1,368 @@
+"""Tournaments as in seed 000 (ch. 4): the same deals with every seat arrangement.
+
+Each deal is played once for every distinct arrangement of the player specs
+over the three seats (1, 3 or 6), so the cards dealt do not decide the
+comparison.  Results are pooled per player spec (several instances of one
+spec count together) on the plain and the Seeger-Fabian list, with 95 %
+confidence intervals, and paired by deal for the difference between specs.
+
+Every game is seeded from (run seed, deal, arrangement, seat), so a run gives
+the same games whatever the number of workers or where they run.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import itertools
+import json
+import math
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .cards import Card
+from .game import Deal
+from .players.registry import PlayerSpec, make_player, parse_spec, split_specs
+from .record import GameRecord, format_record, read_records
+from .series import play_game
+
+CLOSE_GAME_POINTS = range(55, 61)
+"""Declarer card points of a 'close game' (the thesis' file of close games)."""
+
+
+# ---------------------------------------------------------------- deals
+
+
+def generate_deals(count: int, seed: int) -> list[Deal]:
+    return [Deal.shuffled(random.Random(f"{seed}:deal:{i}")) for i in range(count)]
+
+
+def read_deals(path: str | Path) -> list[Deal]:
+    """Deals from ISS records, or from a plain list: one deal a line, 32 cards
+    in ISS order (forehand, middlehand, rearhand, skat), optionally after ``w``."""
+    text = Path(path).read_text(encoding="utf-8").splitlines()
+    deals: list[Deal] = []
+    plain_lines = [(n, l.strip()) for n, l in enumerate(text, 1) if l.strip() and not l.strip().startswith(("(;", "#"))]
+    if any(l.strip().startswith("(;") for l in text):
+        records, errors = read_records(text)
+        if errors:
+            raise ValueError(f"{path}: {errors[0]}")
+        deals.extend(r.deal for r in records)
+    for number, line in plain_lines:
+        words = line.split()
+        cards_text = words[1] if words[0] == "w" and len(words) > 1 else words[0]
+        try:
+            deals.append(Deal.from_order([Card.from_str(c) for c in cards_text.split(".")]))
+        except ValueError as exc:
+            raise ValueError(f"{path}: line {number}: not a deal ({exc}); expected 32 cards like CJ.SJ.HA...") from None
+    if not deals:
+        raise ValueError(f"{path}: no deals found")
+    return deals
+
+
+def deal_record(deal: Deal, index: int) -> str:
+    """A deal as an ISS record with no moves yet (readable by ``read_deals``)."""
+    return format_record(GameRecord({"GM": "Skat", "PC": "skat-table tournament", "ID": f"deal-{index}"}, deal,
+                                    [("w", ".".join(str(c) for c in deal.order()))], ""))
+
+
+def arrangements(spec_count: Sequence[str]) -> list[tuple[int, ...]]:
+    """Distinct seatings of the specs: indexes into the distinct specs per seat."""
+    distinct = list(dict.fromkeys(spec_count))
+    labels = [distinct.index(s) for s in spec_count]
+    return sorted(set(itertools.permutations(labels)))
+
+
+def _seed_for(*parts: object) -> int:
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+# ---------------------------------------------------------------- playing
+
+
+@dataclass
+class SeatOutcome:
+    spec: int
+    """Index of the player spec (among the distinct specs) in this seat."""
+    seeger_fabian: int
+    score: int
+    card_points: int
+    declarer_won: int
+    declarer_lost: int
+
+
+@dataclass
+class GameOutcome:
+    deal_index: int
+    arrangement: tuple[int, ...]
+    record: str
+    game: str | None
+    declarer_points: int | None
+    won: bool | None
+    seats: list[SeatOutcome]
+
+
+def play_deal(deal_index: int, deal_order: list[int], specs: list[str], seed: int) -> list[GameOutcome]:
+    """All arrangements of one deal (a worker's unit of work; pure and seeded)."""
+    deal = Deal.from_order(deal_order)
+    distinct = list(dict.fromkeys(specs))
+    outcomes = []
+    for arr_index, arrangement in enumerate(arrangements(specs)):
+        players = [make_player(parse_spec(distinct[s]), _seed_for(seed, deal_index, arr_index, seat))
+                   for seat, s in enumerate(arrangement)]
+        state = play_game(deal, players)
+        names = tuple(distinct[s] for s in arrangement)
+        record = GameRecord.from_state(state, id=f"{deal_index}-{arr_index}", players=names)
+        result = state.result()
+        seats = []
+        for seat, s in enumerate(arrangement):
+            if result is None:
+                seats.append(SeatOutcome(s, 0, 0, 0, 0, 0))
+                continue
+            is_declarer = seat == result.declarer
+            points = state.declarer_points if is_declarer else state.points[seat]
+            seats.append(SeatOutcome(
+                s, result.seeger_fabian()[seat], result.value if is_declarer else 0, points,
+                int(is_declarer and result.won), int(is_declarer and not result.won),
+            ))
+        outcomes.append(GameOutcome(
+            deal_index, tuple(arrangement), format_record(record),
+            None if result is None else result.declaration.game.name.lower(),
+            None if result is None else result.declarer_points,
+            None if result is None else result.won,
+            seats,
+        ))
+    return outcomes
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % confidence interval (normal approximation)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+@dataclass
+class SpecTotals:
+    spec: str
+    instances: int
+    games: int = 0
+    declarer_won: int = 0
+    declarer_lost: int = 0
+    card_points: int = 0
+    score: int = 0
+    seeger_fabian: int = 0
+    seeger_fabian_per_game: float = 0.0
+    ci95: float = 0.0
+
+
+def summarize(specs: list[str], outcomes: Iterable[GameOutcome]) -> tuple[list[SpecTotals], list[dict]]:
+    distinct = list(dict.fromkeys(specs))
+    totals = [SpecTotals(s, specs.count(s)) for s in distinct]
+    per_game: list[list[int]] = [[] for _ in distinct]
+    by_deal: dict[int, list[list[int]]] = {}
+    for outcome in outcomes:
+        deal_values = by_deal.setdefault(outcome.deal_index, [[] for _ in distinct])
+        for seat in outcome.seats:
+            t = totals[seat.spec]
+            t.games += 1
+            t.declarer_won += seat.declarer_won
+            t.declarer_lost += seat.declarer_lost
+            t.card_points += seat.card_points
+            t.score += seat.score
+            t.seeger_fabian += seat.seeger_fabian
+            per_game[seat.spec].append(seat.seeger_fabian)
+            deal_values[seat.spec].append(seat.seeger_fabian)
+    for t, values in zip(totals, per_game):
+        t.seeger_fabian_per_game, t.ci95 = mean_ci(values)
+    pairs = []
+    for a, b in itertools.combinations(range(len(distinct)), 2):
+        diffs = [
+            sum(v[a]) / len(v[a]) - sum(v[b]) / len(v[b])
+            for v in by_deal.values() if v[a] and v[b]
+        ]
+        mean, ci = mean_ci(diffs)
+        pairs.append({"a": distinct[a], "b": distinct[b], "deals": len(diffs),
+                      "seeger_fabian_per_game_difference": mean, "ci95": ci})
+    return totals, pairs
+
+
+# ---------------------------------------------------------------- running
+
+
+@dataclass
+class TournamentRun:
+    specs: list[str]
+    deals: list[Deal]
+    seed: int
+    outcomes: list[GameOutcome] = field(default_factory=list)
+    interrupted: bool = False
+    elapsed: float = 0.0
+    command: str = ""
+
+    @property
+    def games_planned(self) -> int:
+        return len(self.deals) * len(arrangements(self.specs))
+
+    def results(self) -> dict:
+        ordered = sorted(self.outcomes, key=lambda o: (o.deal_index, o.arrangement))
+        totals, pairs = summarize(self.specs, ordered)
+        from . import __version__
+
+        return {
+            "players": [asdict(t) for t in totals],
+            "pairs": pairs,
+            "run": {
+                "command": self.command,
+                "version": __version__,
+                "seed": self.seed,
+                "players": self.specs,
+                "deals": len(self.deals),
+                "deals_played": len({o.deal_index for o in self.outcomes}),
+                "arrangements": len(arrangements(self.specs)),
+                "games": len(self.outcomes),
+                "interrupted": self.interrupted,
+                "seconds": round(self.elapsed, 2),
+                "python": platform.python_version(),
+                "machine": platform.machine(),
+            },
+        }
+
+
+def run_tournament(
+    specs: list[str],
+    deals: list[Deal],
+    seed: int,
+    workers: int = 1,
+    scheduler: str | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    command: str = "",
+) -> TournamentRun:
+    """Play every deal in every arrangement; Ctrl+C stops and keeps what was played."""
+    if len(specs) != 3:
+        raise ValueError("a tournament needs three player specs, one per seat")
+    for spec in specs:
+        make_player(spec, 0)  # fail early on a bad spec, before any worker starts
+    run = TournamentRun(list(specs), deals, seed, command=command)
+    tasks = [(i, [int(c) for c in d.order()], list(specs), seed) for i, d in enumerate(deals)]
+    start = time.perf_counter()
+
+    def collect(outcomes: list[GameOutcome]) -> None:
+        run.outcomes.extend(outcomes)
+        if on_progress:
+            on_progress(len(run.outcomes), run.games_planned)
+
+    try:
+        if scheduler:
+            _run_dask(tasks, scheduler, collect)
+        elif workers <= 1:
+            for task in tasks:
+                collect(play_deal(*task))
+        else:
+            _run_processes(tasks, workers, collect)
+    except KeyboardInterrupt:
+        run.interrupted = True
+    run.elapsed = time.perf_counter() - start
+    return run
+
+
+def _run_processes(tasks, workers: int, collect) -> None:
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        pending = set()
+        queue = list(reversed(tasks))
+        try:
+            while queue or pending:
+                while queue and len(pending) < workers * 2:
+                    pending.add(pool.submit(play_deal, *queue.pop()))
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    collect(future.result())
+        except KeyboardInterrupt:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def _run_dask(tasks, address: str, collect) -> None:
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise RuntimeError("--scheduler needs dask.distributed: pip install 'skat-table[cluster]'") from None
+    with Client(address) as client:
+        futures = [client.submit(play_deal, *task, pure=False) for task in tasks]
+        try:
+            for future in as_completed(futures):
+                collect(future.result())
+        except KeyboardInterrupt:
+            client.cancel(futures)
+            raise
+
+
+# ---------------------------------------------------------------- output
+
+
+def write_outputs(run: TournamentRun, out_dir: str | Path) -> dict:
+    """Deals, games (all, by game type, close, lost), results as JSON and CSV, the run's data."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    results = run.results()
+    ordered = sorted(run.outcomes, key=lambda o: (o.deal_index, o.arrangement))
+    (out / "deals.sgf").write_text("".join(deal_record(d, i) + "\n" for i, d in enumerate(run.deals)))
+    files: dict[str, list[str]] = {"games.sgf": []}
+    for o in ordered:
+        files["games.sgf"].append(o.record)
+        if o.game is not None:
+            files.setdefault(f"games-{o.game}.sgf", []).append(o.record)
+            if o.game != "null" and o.declarer_points in CLOSE_GAME_POINTS:
+                files.setdefault("games-close.sgf", []).append(o.record)
+            if not o.won:
+                files.setdefault("games-lost.sgf", []).append(o.record)
+    for name, lines in files.items():
+        (out / name).write_text("".join(line + "\n" for line in lines))
+    (out / "results.json").write_text(json.dumps(results, indent=2))
+    write_csv(results, out / "results.csv")
+    return results
+
+
+def write_csv(results: dict, path: str | Path) -> None:
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        columns = ["spec", "instances", "games", "declarer_won", "declarer_lost", "card_points", "score",
+                   "seeger_fabian", "seeger_fabian_per_game", "ci95"]
+        writer.writerow(columns)
+        for row in results["players"]:
+            writer.writerow([row[c] for c in columns])
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def command_line() -> str:
+    return " ".join(["skat", *sys.argv[1:]])
+
+
+__all__ = [
+    "generate_deals", "read_deals", "arrangements", "play_deal", "run_tournament", "write_outputs", "summarize",
+    "mean_ci", "split_specs", "PlayerSpec",
+]
