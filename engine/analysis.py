@@ -84,6 +84,25 @@ class CardAccumulator:
         self.wins += int(won)
         self.histogram[int(won) if self.null_game else point_bucket(points)] += 1
 
+    def add_many(self, points, won, evaluations) -> None:
+        """Many outcomes at once (numpy arrays of equal length)."""
+        import numpy as np
+
+        points = np.asarray(points, dtype=np.int64)
+        won = np.asarray(won, dtype=bool)
+        values = won.astype(float) if self.null_game else points.astype(float)
+        self.n += int(points.size)
+        self.total += float(values.sum())
+        self.total_sq += float((values * values).sum())
+        self.evaluation_total += float(np.asarray(evaluations, dtype=float).sum())
+        self.wins += int(won.sum())
+        if self.null_game:
+            counts = np.bincount(won.astype(np.int64), minlength=2)
+        else:
+            counts = np.bincount(np.minimum(points // 10, POINT_BUCKETS - 1), minlength=POINT_BUCKETS)
+        for i, c in enumerate(counts.tolist()):
+            self.histogram[i] += c
+
     def stats(self) -> CardStats:
         if self.n == 0:
             return CardStats(self.card, 0, 0.0, 0.0, 0.0, 0.0, tuple(self.histogram))

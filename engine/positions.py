@@ -36,3 +36,21 @@ def state_at_trick(record, trick: int) -> GameState:
     if not (state.phase == Phase.PLAY and len(state.tricks) == trick - 1 and not state.trick):
         raise ValueError(f"the game does not reach the start of trick {trick}")
     return state
+
+
+def state_before_card(record, trick: int, card: int = 1) -> GameState:
+    """The state of a record before card ``card`` (1..3) of trick ``trick`` (1..10)."""
+    if not 1 <= trick <= 10 or not 1 <= card <= 3:
+        raise ValueError("trick must be 1..10 and card 1..3")
+    state = GameState.new(record.deal)
+
+    def reached() -> bool:
+        return state.phase == Phase.PLAY and len(state.tricks) == trick - 1 and len(state.trick) == card - 1
+
+    for _, move in record.moves:
+        if reached():
+            return state
+        state.push(move)
+    if reached():
+        return state
+    raise ValueError(f"the game does not reach card {card} of trick {trick}")

@@ -38,6 +38,21 @@ def _build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure solver, playout and search speed")
     bench.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
     bench.add_argument("--quick", action="store_true", help="fewer positions (a smoke run)")
+    analyze = sub.add_parser("analyze", help="what MCU or PIMC would play at a position of a recorded game")
+    analyze.add_argument("file", help="record file, one ISS record per line")
+    analyze.add_argument("--id", required=True, help="the record's ID")
+    analyze.add_argument("--trick", type=int, default=1, help="trick number 1..10")
+    analyze.add_argument("--card", type=int, default=1, help="before this card of the trick, 1..3 (default 1)")
+    analyze.add_argument("--player", choices=("mcu", "pimc"), default="mcu")
+    budget = analyze.add_mutually_exclusive_group()
+    budget.add_argument("--simulations", type=int, default=None, help="worlds to sample (default 100)")
+    budget.add_argument("--time", type=float, default=None, help="thinking time in reference seconds")
+    analyze.add_argument("--eval", default=None, help="evaluation: mean, wins, step, type1-N, type2-N, type3")
+    analyze.add_argument("--seed", type=int, default=1)
+    analyze.add_argument("--json", action="store_true", help="print the analysis as one JSON object (the default)")
+
+    sub.add_parser("calibrate", help="measure this machine's speed against the reference and store it")
+
     tour = sub.add_parser("tournament", help="compare players over the same deals with every seat arrangement")
     tour.add_argument("--players", required=True, metavar="SPEC,SPEC,SPEC",
                       help="three player specs, e.g. mcu:simulations=100,eval=type2-50,heuristic,heuristic")
@@ -58,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _replay_json(args.file) if args.json else _open_replay(args.file)
     if args.command == "solve":
         return _solve(args.file, args.trick, args.threshold)
+    if args.command == "analyze":
+        return _analyze(args)
+    if args.command == "calibrate":
+        return _calibrate()
     if args.command == "tournament":
         return _tournament(args)
     if args.command == "bench":
@@ -112,6 +131,53 @@ def _replay_json(path: str) -> int:
                 failed += 1
                 print(f"{path}: line {item.line}, record {item.id}: {exc}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    from engine.analysis_io import analysis_to_dict
+    from engine.limits import Limit
+    from engine.players.registry import make_player
+    from engine.positions import state_before_card
+    from engine.record import read_records
+
+    records, errors = read_records(args.file)
+    matching = [r for r in records if r.id == args.id]
+    if not matching:
+        for err in errors:
+            print(f"{args.file}: {err}", file=sys.stderr)
+        print(f"skat analyze: no record with ID {args.id} in {args.file}", file=sys.stderr)
+        return 2
+    try:
+        state = state_before_card(matching[0], args.trick, args.card)
+    except ValueError as exc:
+        print(f"skat analyze: {exc}", file=sys.stderr)
+        return 2
+    spec = args.player + (f":eval={args.eval}" if args.eval else "")
+    try:
+        player = make_player(spec, args.seed)
+    except ValueError as exc:
+        print(f"skat analyze: {exc}", file=sys.stderr)
+        return 2
+    limit = Limit(time=args.time) if args.time is not None else Limit(simulations=args.simulations or 100)
+    seat = state.to_move
+    decision = player.choose(state.view(seat), limit)
+    out = analysis_to_dict(decision.analysis)
+    # time used goes to stderr so that the same seed and budget print identical JSON
+    print(f"thought {out.pop('elapsed')} s", file=sys.stderr)
+    out.update({"id": args.id, "trick": args.trick, "card": args.card, "seat": seat})
+    print(json.dumps(out))
+    return 0
+
+
+def _calibrate() -> int:
+    from engine.calibration import calibrate, calibration_file
+
+    data = calibrate()
+    print(f"workload: {data['workload_seconds']:.3f} s here, {data['reference_seconds']:.3f} s on the reference machine")
+    print(f"speed factor {data['speed_factor']:.2f}: a budget of 2 reference seconds thinks "
+          f"{2 / data['speed_factor']:.2f} s here")
+    print(f"stored in {calibration_file()}")
+    return 0
 
 
 def _tournament(args: argparse.Namespace) -> int:

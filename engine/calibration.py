@@ -1,0 +1,100 @@
+"""CPU speed calibration: time budgets in reference seconds.
+
+A budget of ``time=2`` means "as much thinking as 2 s on the reference
+machine".  The reference is the machine this project's speed goals were set
+on (a 2-core x86-64 VM, Python 3.11, numba 0.68); seed 000 did the same with
+a 3 GHz PC of 2005.  ``skat calibrate`` runs a short fixed workload (heuristic
+playouts and double-dummy solves on fixed deals), compares its time with the
+reference time, and stores ``speed_factor = reference_time / measured_time``
+in the user's config.  A player then thinks ``time / speed_factor`` wall
+seconds: on a machine twice as fast, 2 reference seconds are 1 s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+REFERENCE_SECONDS = 1.0
+"""The workload's time on the reference machine (measured there with ``skat calibrate --raw``)."""
+
+_cached_factor: float | None = None
+
+
+def config_dir() -> Path:
+    override = os.environ.get("SKAT_CONFIG_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("skat-table"))
+
+
+def calibration_file() -> Path:
+    return config_dir() / "calibration.json"
+
+
+def speed_factor() -> float:
+    """This machine's speed relative to the reference (1.0 until calibrated)."""
+    global _cached_factor
+    if _cached_factor is None:
+        try:
+            data = json.loads(calibration_file().read_text())
+            factor = float(data["speed_factor"])
+            _cached_factor = factor if factor > 0 else 1.0
+        except (OSError, ValueError, KeyError, TypeError):
+            _cached_factor = 1.0
+    return _cached_factor
+
+
+def wall_seconds(reference_seconds: float) -> float:
+    """Wall time for a budget given in reference seconds."""
+    return reference_seconds / speed_factor()
+
+
+def _workload() -> None:
+    """A fixed mix of what players spend their time on: playouts and solves."""
+    import random
+
+    from .dds.solver import Position, SolverContext, solve_threshold
+    from .game import Deal
+    from .players import heuristic_core
+    from .players.playout import BENCH_GAMES
+    from .rules import GameType
+
+    heuristic_core.random_deal_playouts(BENCH_GAMES, 20000, 12345)
+    rng = random.Random(777)
+    ctx = SolverContext(tt_bits=18)
+    for i in range(40):
+        deal = Deal.shuffled(rng)
+        game = GameType(i % 5)
+        pos = Position(game, i % 3, deal.hands, declarer_points=sum(
+            (0, 0, 0, 10, 2, 3, 4, 11)[c & 7] for c in range(32) if deal.skat >> c & 1))
+        solve_threshold(pos, 61, per_card=False, ctx=ctx)
+
+
+def measure(repeats: int = 3) -> float:
+    """Seconds the workload takes here (best of ``repeats``, after a warm-up run)."""
+    _workload()  # compile or load the numba cache first
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        _workload()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def calibrate() -> dict:
+    """Measure, store and return the speed factor."""
+    global _cached_factor
+    seconds = measure()
+    factor = REFERENCE_SECONDS / seconds
+    data = {"speed_factor": factor, "workload_seconds": seconds, "reference_seconds": REFERENCE_SECONDS,
+            "measured_at": time.strftime("%Y-%m-%d %H:%M:%S")}
+    path = calibration_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2))
+    _cached_factor = factor
+    return data

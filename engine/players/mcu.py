@@ -1,0 +1,55 @@
+"""MCU: seed 000's Monte Carlo player with imperfect information.
+
+Per sampled world and legal card: play the card, then heuristic players
+finish the game (each deciding from its own hand and public information
+only), ``reps`` times per card and world; the card with the best mean
+evaluation is played.  The playouts run in the numba core, one batch of
+worlds per call, with the GIL released.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import mask_of
+from ..evaluation import Evaluation
+from ..limits import Limit
+from ..sampling import World
+from .montecarlo import BatchOutcome, MonteCarloPlayer, side_won
+from .playout import PublicPosition, playout_cards
+
+
+class MCUPlayer(MonteCarloPlayer):
+    name = "mcu"
+
+    def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
+                 threads: int = 1, seed: int | None = None, reps: int = 1, batch_worlds: int = 16) -> None:
+        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds)
+        if reps < 1:
+            raise ValueError("reps must be at least 1")
+        self.reps = reps
+
+    @classmethod
+    def from_params(cls, params: dict[str, str], seed: int | None = None) -> MCUPlayer:
+        kwargs, rest = cls.common_params(params)
+        if "reps" in rest:
+            kwargs["reps"] = int(rest.pop("reps"))
+        if rest:
+            raise ValueError(f"unknown MCU parameter(s): {', '.join(rest)} "
+                             "(expected time, simulations, eval, reps, sampler, threads)")
+        return cls(seed=seed, **kwargs)
+
+    def prepare(self, view, legal):
+        return (view, PublicPosition.from_view(view), mask_of(legal), view.to_move == view.declarer)
+
+    def value_worlds(self, context, worlds: list[World], seed: int) -> BatchOutcome:
+        view, position, cards, declarer_side = context
+        hands = [w.hands for w in worlds]
+        skats = [w.skat for w in worlds]
+        # the simulated declarer knows the skat only if it took it up
+        out = playout_cards(position, hands, skats, view.skat_taken, cards, self.reps, seed)
+        out = out.reshape(out.shape[0], -1, 4)  # (cards, worlds * reps, 4)
+        decl_points, def_points, decl_tricks, def_tricks = (out[..., i] for i in range(4))
+        points = decl_points if declarer_side else def_points
+        won = side_won(decl_points, def_tricks, decl_tricks, view, declarer_side)
+        return BatchOutcome(np.ascontiguousarray(points), np.ascontiguousarray(won))

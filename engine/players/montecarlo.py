@@ -1,0 +1,243 @@
+"""The Monte Carlo loop shared by MCU and PIMC.
+
+For the seat to move: sample worlds consistent with its view, value every
+legal card in each world (MCU: heuristic playouts; PIMC: the double-dummy
+solver), score each outcome with an ``Evaluation``, and choose the card with
+the best mean evaluation.  Worlds are drawn in batches; batch ``k`` of a
+decision is seeded from (decision seed, k), and the final statistics are
+summed in batch order, so a simulation budget gives the same choice whatever
+the number of threads.  A time budget is in reference seconds (see
+``engine.calibration``).  ``stop`` is checked between batches, which are kept
+short (a few ms), so a stopped search returns within milliseconds.
+
+Bidding, skat and declaration are delegated to the heuristic player for now
+(seed 000 did the same); ``choose_before_play`` is the place for Monte Carlo
+bidding later.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from abc import abstractmethod
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..analysis import Analysis, CardAccumulator
+from ..calibration import wall_seconds
+from ..cards import Card, cards_of
+from ..evaluation import Evaluation, default_for
+from ..game import GameState, Phase, Play
+from ..limits import Limit
+from ..rules import GameType
+from ..sampling import World, WorldSampler
+from .base import AnalysisCallback, Decision, Player
+
+REPORT_INTERVAL = 0.1
+"""Seconds between analysis snapshots while thinking."""
+
+
+class BatchOutcome:
+    """Outcomes of one batch: per legal card, arrays of side points and wins."""
+
+    __slots__ = ("points", "won")
+
+    def __init__(self, points: np.ndarray, won: np.ndarray) -> None:
+        self.points = points  # (cards, samples) int
+        self.won = won  # (cards, samples) bool
+
+
+class MonteCarloPlayer(Player):
+    name = "montecarlo"
+    default_limit = Limit(simulations=100)
+
+    def __init__(
+        self,
+        limit: Limit | None = None,
+        evaluation: Evaluation | None = None,
+        informed: bool = True,
+        threads: int = 1,
+        seed: int | None = None,
+        batch_worlds: int = 8,
+    ) -> None:
+        from .heuristic import HeuristicPlayer
+
+        self.limit = limit or self.default_limit
+        self.evaluation = evaluation
+        self.informed = informed
+        self.threads = max(1, threads)
+        self.batch_worlds = batch_worlds
+        self.rng = random.Random(seed)
+        self.before_play = HeuristicPlayer(seed)
+
+    # ------------------------------------------------------------ parameters
+
+    @classmethod
+    def common_params(cls, params: dict[str, str]) -> dict:
+        params = dict(params)
+        kwargs: dict = {}
+        time_budget = params.pop("time", None)
+        sims = params.pop("simulations", params.pop("worlds", None))
+        if time_budget is not None or sims is not None:
+            kwargs["limit"] = Limit(
+                time=float(time_budget) if time_budget is not None else None,
+                simulations=int(sims) if sims is not None else None,
+            )
+        if "eval" in params:
+            kwargs["evaluation"] = Evaluation.parse(params.pop("eval"))
+        sampler = params.pop("sampler", "informed")
+        if sampler not in ("informed", "simple"):
+            raise ValueError(f"sampler must be informed or simple, not {sampler!r}")
+        kwargs["informed"] = sampler == "informed"
+        if "threads" in params:
+            kwargs["threads"] = int(params.pop("threads"))
+        return kwargs, params
+
+    def new_game(self, seat: int) -> None:
+        self.before_play.new_game(seat)
+
+    # ------------------------------------------------------------ deciding
+
+    def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
+        if view.phase != Phase.PLAY:
+            return self.choose_before_play(view, limit, stop=stop, report=report)
+        return self.choose_card(view, limit or self.limit, stop, report)
+
+    def choose_before_play(self, view, limit=None, *, stop=None, report=None) -> Decision:
+        return self.before_play.choose(view, limit, stop=stop, report=report)
+
+    def evaluation_for(self, view: GameState) -> Evaluation:
+        return self.evaluation or default_for(view.declaration.game == GameType.NULL)
+
+    def choose_card(
+        self, view: GameState, limit: Limit, stop: threading.Event | None, report: AnalysisCallback | None,
+    ) -> Decision:
+        start = time.perf_counter()
+        seat = view.to_move
+        legal = tuple(cards_of(view.legal_cards()))
+        null_game = view.declaration.game == GameType.NULL
+        if len(legal) == 1:
+            analysis = Analysis(self.name, seat, legal, (), legal[0], 0, 0.0, limit, null_game, True, "forced card")
+            return Decision(Play(legal[0]), analysis)
+
+        evaluation = self.evaluation_for(view)
+        declarer_side = seat == view.declarer
+        table = _evaluation_table(evaluation, declarer_side, null_game)
+        sampler = WorldSampler(view, self.informed)
+        decision_seed = self.rng.getrandbits(62)
+        deadline = start + wall_seconds(limit.time) if limit.time is not None else None
+        max_worlds = limit.simulations
+        if max_worlds is None and deadline is None:
+            max_worlds = self.default_limit.simulations or 100
+        context = self.prepare(view, legal)
+
+        live = [CardAccumulator(card, self.binary_outcomes(null_game)) for card in legal]
+        results: dict[int, BatchOutcome] = {}
+        lock = threading.Lock()
+        next_batch = [0]
+        worlds_done = [0]
+        last_report = [start]
+
+        def take_batch() -> tuple[int, int] | None:
+            with lock:
+                if stop is not None and stop.is_set():
+                    return None
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return None
+                k = next_batch[0]
+                first = k * self.batch_worlds
+                if max_worlds is not None and first >= max_worlds:
+                    return None
+                next_batch[0] += 1
+                size = self.batch_worlds if max_worlds is None else min(self.batch_worlds, max_worlds - first)
+                return k, size
+
+        def work() -> None:
+            while (batch := take_batch()) is not None:
+                k, size = batch
+                rng = random.Random(decision_seed * 1_000_003 + k)
+                worlds = [sampler.sample(rng) for _ in range(size)]
+                outcome = self.value_worlds(context, worlds, rng.getrandbits(62))
+                with lock:
+                    results[k] = outcome
+                    worlds_done[0] += size
+                    _accumulate(live, outcome, table)
+                    now = time.perf_counter()
+                    if report is not None and now - last_report[0] >= REPORT_INTERVAL:
+                        last_report[0] = now
+                        report(self._analysis(seat, legal, live, None, worlds_done[0], now - start, limit,
+                                              null_game, False))
+
+        if self.threads == 1:
+            work()
+        else:
+            with ThreadPoolExecutor(self.threads) as pool:
+                for future in [pool.submit(work) for _ in range(self.threads)]:
+                    future.result()
+
+        # final statistics in batch order: independent of thread timing
+        final = [CardAccumulator(card, self.binary_outcomes(null_game)) for card in legal]
+        for k in sorted(results):
+            _accumulate(final, results[k], table)
+        stats = [acc.stats() for acc in final]
+        tie_rng = random.Random(decision_seed)
+        if worlds_done[0] == 0:
+            chosen = legal[tie_rng.randrange(len(legal))]  # stopped before the first world
+        else:
+            best = max(s.evaluation for s in stats)
+            chosen = tie_rng.choice([s.card for s in stats if s.evaluation >= best - 1e-9])
+        analysis = self._analysis(seat, legal, final, chosen, worlds_done[0], time.perf_counter() - start, limit,
+                                  null_game, True)
+        return Decision(Play(chosen), analysis)
+
+    def _analysis(self, seat, legal, accs, chosen, worlds, elapsed, limit, null_game, final) -> Analysis:
+        return Analysis(self.name, seat, legal, tuple(a.stats() for a in accs), chosen, worlds, elapsed, limit,
+                        null_game, final)
+
+    # ------------------------------------------------------------ subclass hooks
+
+    def binary_outcomes(self, null_game: bool) -> bool:
+        """Whether outcomes are only won/lost (histogram of two buckets)."""
+        return null_game
+
+    def prepare(self, view: GameState, legal: tuple[Card, ...]):
+        """Per-decision data for ``value_worlds`` (called once, in the calling thread)."""
+        return view
+
+    @abstractmethod
+    def value_worlds(self, context, worlds: list[World], seed: int) -> BatchOutcome:
+        """For each legal card (in ``legal`` order) and each world: the side's
+        final card points and whether the side won (several samples per world
+        where the player repeats playouts)."""
+
+
+def _evaluation_table(evaluation: Evaluation, declarer_side: bool, null_game: bool) -> np.ndarray:
+    """evaluation(points, won) for points 0..120 and won 0/1, as a lookup table."""
+    table = np.zeros((121, 2))
+    for points in range(121):
+        for won in (0, 1):
+            table[points, won] = evaluation(points, bool(won), declarer_side, null_game)
+    return table
+
+
+def _accumulate(accs: list[CardAccumulator], outcome: BatchOutcome, table: np.ndarray) -> None:
+    values = table[outcome.points, outcome.won.astype(np.int64)]
+    for i, acc in enumerate(accs):
+        acc.add_many(outcome.points[i], outcome.won[i], values[i])
+
+
+def side_won(declarer_points: np.ndarray, defender_tricks: np.ndarray, declarer_tricks: np.ndarray,
+             view: GameState, declarer_side: bool) -> np.ndarray:
+    """Whether the player's side won each simulated game (announcements included)."""
+    decl = view.declaration
+    if decl.game == GameType.NULL:
+        declarer_won = declarer_tricks == 0
+    else:
+        declarer_won = declarer_points >= 61
+        if decl.schneider_announced:
+            declarer_won &= declarer_points >= 90
+        if decl.schwarz_announced:
+            declarer_won &= defender_tricks == 0
+    return declarer_won if declarer_side else ~declarer_won
