@@ -1,0 +1,141 @@
+"""MCU and PIMC: determinism, analysis shape, forced cards, stopping, budgets."""
+
+import threading
+import time
+
+import pytest
+
+from engine.evaluation import Evaluation
+from engine.game import Deal, GameState, Phase, Play
+from engine.limits import Limit
+from engine.players.heuristic import HeuristicPlayer
+from engine.players.mcu import MCUPlayer
+from engine.players.pimc import PIMCPlayer
+from engine.rules import GameType
+
+
+def play_until(seed, tricks_done=0, cards_in_trick=0, game=None, choices=2):
+    """Heuristic players bid and play a seeded deal up to a point of play
+    where the seat to move has at least ``choices`` legal cards."""
+    for offset in range(200):
+        state = GameState.new(Deal.shuffled(seed + offset))
+        players = [HeuristicPlayer(i) for i in range(3)]
+        while not state.is_over and not (
+            state.phase == Phase.PLAY and len(state.tricks) == tricks_done and len(state.trick) == cards_in_trick
+        ):
+            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+        if state.is_over or (game is not None and state.declaration.game != game):
+            continue
+        if state.legal_cards().bit_count() >= choices:
+            return state
+    raise AssertionError("no fitting deal")
+
+
+@pytest.fixture(scope="module")
+def suit_position():
+    return play_until(11, 2, 1)
+
+
+def mcu(**kw):
+    return MCUPlayer(Limit(simulations=kw.pop("sims", 24)), seed=kw.pop("seed", 5), **kw)
+
+
+def pimc(**kw):
+    return PIMCPlayer(Limit(simulations=kw.pop("sims", 6)), seed=kw.pop("seed", 5), **kw)
+
+
+@pytest.mark.parametrize("make", [mcu, pimc], ids=["mcu", "pimc"])
+def test_same_seed_and_budget_give_the_same_analysis_whatever_the_threads(make, suit_position):
+    view = suit_position.view(suit_position.to_move)
+    one = make().choose(view).analysis
+    again = make().choose(view).analysis
+    two_threads = make(threads=2).choose(view).analysis
+    assert one.cards == again.cards == two_threads.cards
+    assert one.chosen == again.chosen == two_threads.chosen
+
+
+@pytest.mark.parametrize("make", [mcu, pimc], ids=["mcu", "pimc"])
+def test_analysis_covers_every_legal_card(make, suit_position):
+    view = suit_position.view(suit_position.to_move)
+    decision = make().choose(view)
+    a = decision.analysis
+    legal = [Play(c) for c in a.legal]
+    assert legal == view.legal_moves()
+    assert decision.move == Play(a.chosen) and a.final
+    assert [s.card for s in a.cards] == list(a.legal)
+    for s in a.cards:
+        assert s.simulations == a.worlds
+        assert sum(s.histogram) == s.simulations
+        assert 0 <= s.win_share <= 1 and s.std >= 0
+    best = max(s.evaluation for s in a.cards)
+    assert a.stats_for(a.chosen).evaluation == best
+
+
+def test_mcu_repetitions_multiply_the_samples_per_world(suit_position):
+    view = suit_position.view(suit_position.to_move)
+    a = mcu(sims=10, reps=3).choose(view).analysis
+    assert a.worlds == 10 and all(s.simulations == 30 for s in a.cards)
+
+
+def test_a_forced_card_is_played_at_once():
+    state = play_until(3, 9, 0, choices=1)  # the last trick: one card each
+    decision = mcu().choose(state.view(state.to_move))
+    assert decision.analysis.note == "forced card" and decision.analysis.worlds == 0
+    assert decision.move in state.legal_moves()
+
+
+def test_pimc_null_game_counts_wins():
+    # build a null game directly: forehand declares null hand after everyone passes
+    from engine.game import Bid, Declare, Pass
+    from engine.scoring import Declaration
+
+    state = GameState.new(Deal.shuffled(21))
+    for move in (Pass(), Pass(), Bid(18), Declare(Declaration(GameType.NULL, hand=True))):
+        state.push(move)
+    a = pimc(sims=8).choose(state.view(0)).analysis
+    assert a.null_game and all(len(s.histogram) == 2 for s in a.cards)
+
+
+def test_pimc_wins_evaluation_uses_won_lost_outcomes(suit_position):
+    view = suit_position.view(suit_position.to_move)
+    a = pimc(evaluation=Evaluation("wins")).choose(view).analysis
+    assert all(len(s.histogram) == 2 for s in a.cards)
+    assert all(s.evaluation == pytest.approx(s.win_share) for s in a.cards)
+
+
+@pytest.mark.parametrize("make", [MCUPlayer, PIMCPlayer], ids=["mcu", "pimc"])
+def test_stop_ends_a_long_search_promptly(make, suit_position):
+    view = suit_position.view(suit_position.to_move)
+    player = make(Limit(time=60), seed=1)
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    start = time.perf_counter()
+    decision = player.choose(view, stop=stop)
+    # generous for a noisy machine; a search ignoring stop would run 60 s
+    assert time.perf_counter() - start < 5
+    assert decision.move in view.legal_moves()
+
+
+def test_time_budget_ends_the_search(suit_position):
+    view = suit_position.view(suit_position.to_move)
+    start = time.perf_counter()
+    decision = MCUPlayer(Limit(time=0.3), seed=1).choose(view)
+    assert time.perf_counter() - start < 3  # loose: the bench measures the real overrun
+    assert decision.analysis.worlds > 0
+
+
+def test_bidding_and_skat_are_the_heuristic_players():
+    state = GameState.new(Deal.shuffled(8))
+    view = state.view(state.to_move)
+    assert MCUPlayer(seed=4).choose(view).move == HeuristicPlayer(4).choose(view).move
+
+
+def test_spec_parameters(suit_position):
+    from engine.players.registry import make_player
+
+    p = make_player("mcu:simulations=50,eval=type2-50,reps=2,sampler=simple", 1)
+    assert p.limit == Limit(simulations=50) and p.reps == 2 and not p.informed and str(p.evaluation) == "type2-50"
+    q = make_player("pimc:time=2,eval=wins", 1)
+    assert q.limit == Limit(time=2.0) and q.evaluation.kind == "wins"
+    with pytest.raises(ValueError, match="unknown MCU parameter"):
+        make_player("mcu:depth=3")
