@@ -80,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "tournament":
         return _tournament(args)
     if args.command == "bench":
+        import engine.search_bench  # noqa: F401  (registers the player rows)
         from engine.bench import run_bench
 
         return run_bench(json_out=args.json, quick=args.quick)

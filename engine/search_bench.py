@@ -1,0 +1,117 @@
+"""Bench rows for the players: playouts, MCU simulations, PIMC worlds, budgets.
+
+Registered into ``engine.bench.EXTRA_ROWS`` on import (``skat bench`` does it),
+so every speed figure comes from one run of one command.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from .bench import EXTRA_ROWS, BenchRow
+from .evaluation import Evaluation
+from .game import Deal, GameState, Phase
+from .limits import Limit
+
+
+def _first_trick_positions(count: int, seed: int = 99) -> list[GameState]:
+    """Games bid by heuristic players, at the opening lead (suit, grand and null as they come)."""
+    from .players.heuristic import HeuristicPlayer
+
+    positions = []
+    index = 0
+    while len(positions) < count:
+        state = GameState.new(Deal.shuffled(seed + index))
+        index += 1
+        players = [HeuristicPlayer(i) for i in range(3)]
+        while not state.is_over and state.phase != Phase.PLAY:
+            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+        if state.phase == Phase.PLAY:
+            positions.append(state)
+    return positions
+
+
+def _rate(make_player, positions, limit: Limit) -> tuple[float, float]:
+    """Worlds per second and the mean decision time over the positions."""
+    worlds = 0
+    elapsed = 0.0
+    for state in positions:
+        player = make_player()
+        start = time.perf_counter()
+        decision = player.choose(state.view(state.to_move), limit)
+        elapsed += time.perf_counter() - start
+        worlds += decision.analysis.worlds
+    return worlds / elapsed, elapsed / len(positions)
+
+
+def player_rows(quick: bool) -> list[BenchRow]:
+    from .players.mcu import MCUPlayer
+    from .players.pimc import PIMCPlayer
+    from .players.playout import bench_games, bench_playouts
+
+    rows: list[BenchRow] = []
+    seconds = 0.5 if quick else 2.0
+    playouts = bench_playouts(seconds)
+    rows.append(BenchRow("players", "heuristic playouts/s", value=playouts["playouts_per_second_1_thread"], unit="/s",
+                         goal=">= 50,000", note="full games from the first trick, 1 thread"))
+    rows.append(BenchRow("players", "heuristic playouts/s, 2 threads", value=playouts["playouts_per_second_2_threads"], unit="/s",
+                         note=f"x{playouts['thread_scaling']:.2f} of one thread"))
+    games = bench_games(seconds)
+    rows.append(BenchRow("players", "heuristic games/s", value=games["games_per_second"], unit="/s",
+                         goal=">= 200", note="bidding to last trick, Python bidding"))
+
+    positions = _first_trick_positions(2 if quick else 6)
+    sims = 100 if quick else 400
+    for threads in (1, 2):
+        rate, per_move = _rate(lambda: MCUPlayer(Limit(simulations=sims), threads=threads, seed=1), positions,
+                               Limit(simulations=sims))
+        rows.append(BenchRow("players", "MCU simulations/s" if threads == 2 else "MCU simulations/s, 1 thread",
+                             value=rate, unit="/s", goal=">= 5,000 on 2 threads" if threads == 2 else "",
+                             note=f"{threads} thread(s), first trick, {sims} worlds a move"))
+    pimc_worlds = 20 if quick else 60
+    for evaluation, label, goal in ((Evaluation("wins"), "win/loss per card", ">= 3,000 on 2 threads"),
+                                    (Evaluation("mean"), "exact points per card", ">= 200 on 2 threads")):
+        for threads in (1, 2):
+            rate, _ = _rate(
+                lambda: PIMCPlayer(Limit(simulations=pimc_worlds), evaluation=evaluation, threads=threads, seed=1),
+                positions, Limit(simulations=pimc_worlds))
+            name = "PIMC worlds/s" if (threads == 2 and evaluation.kind == "wins") else f"PIMC worlds/s, {label}"
+            rows.append(BenchRow("players", name if threads == 2 else f"{name}, 1 thread", value=rate, unit="/s",
+                                 goal=goal if threads == 2 else "", note=f"{label}, {threads} thread(s)"))
+    rows += budget_rows(positions, quick)
+    return rows
+
+
+def budget_rows(positions, quick: bool) -> list[BenchRow]:
+    """How far a timed move overshoots its budget, and how fast a stop is obeyed."""
+    from .calibration import wall_seconds
+    from .players.mcu import MCUPlayer
+    from .players.pimc import PIMCPlayer
+
+    rows = []
+    budget = 0.3 if quick else 1.0
+    for name, make in (("MCU", MCUPlayer), ("PIMC", PIMCPlayer)):
+        overruns = []
+        stops = []
+        for state in positions[:3]:
+            view = state.view(state.to_move)
+            start = time.perf_counter()
+            make(Limit(time=budget), threads=2, seed=1).choose(view)
+            overruns.append(time.perf_counter() - start - wall_seconds(budget))
+            stop = threading.Event()
+            timer = threading.Timer(0.2, stop.set)
+            timer.start()
+            start = time.perf_counter()
+            make(Limit(time=60), threads=2, seed=1).choose(view, stop=stop)
+            stops.append(time.perf_counter() - start - 0.2)
+        allowed = 0.05 * wall_seconds(budget) + 0.02
+        rows.append(BenchRow("budgets", f"{name} overrun of a {budget:g} s move", value=max(overruns) * 1000,
+                             unit="ms", goal=f"<= {allowed * 1000:.0f} ms", note="worst of 3 positions"))
+        rows.append(BenchRow("budgets", f"{name} stop latency", value=max(stops) * 1000, unit="ms",
+                             goal="<= 50 ms", note="worst of 3 positions"))
+    return rows
+
+
+if player_rows not in EXTRA_ROWS:
+    EXTRA_ROWS.append(player_rows)
