@@ -1,0 +1,111 @@
+"""The heuristic (rule-based) player, in the spirit of XSkat.
+
+Bidding, the skat, the discard and the declaration follow ``hand_eval``;
+card play uses the numba policy of ``heuristic_core`` (the same one that
+finishes MCU simulations).  Every decision reads only the seat's view: its
+own cards, the public moves and tricks, and the skat once it took it.
+
+Randomness: only the card play breaks ties between near-equal cards at
+random (see ``heuristic_core``); its generator is seeded from ``seed``, so a
+seeded player repeats its games exactly.  Bidding and declaring are
+deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from ..game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp, Play
+from ..scoring import Declaration
+from . import hand_eval
+from . import heuristic_core as core
+from .base import Decision, Player
+from .hand_eval import Option
+from .playout import shown_voids
+
+
+class HeuristicPlayer(Player):
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self._rng = core.seed_state(random.getrandbits(62) if seed is None else seed)
+        self._bid_limits: dict[tuple[int, int], int] = {}
+
+    def new_game(self, seat: int) -> None:
+        if len(self._bid_limits) > 4096:
+            self._bid_limits.clear()
+
+    def choose(self, view: GameState, limit=None, *, stop=None, report=None) -> Decision:
+        phase = view.phase
+        if phase == Phase.PLAY:
+            return Decision(Play(self.choose_card(view)))
+        if phase == Phase.BIDDING:
+            return Decision(self._bidding_move(view))
+        if phase == Phase.SKAT:
+            return Decision(self._skat_move(view))
+        if phase == Phase.DISCARD:
+            return Decision(Discard(self._plan_after_skat(view).discard))
+        if phase == Phase.DECLARE:
+            return Decision(Declare(self._declaration_after_discard(view)))
+        raise ValueError(f"no decision to make in phase {phase.value}")
+
+    # bidding -------------------------------------------------------------
+
+    def bid_limit(self, hand: int, seat: int) -> int:
+        key = (hand, seat)
+        if key not in self._bid_limits:
+            self._bid_limits[key] = hand_eval.bid_limit(hand, seat)
+        return self._bid_limits[key]
+
+    def _bidding_move(self, view: GameState):
+        seat = view.to_move
+        most = self.bid_limit(view.hands[seat], seat)
+        if view.awaiting_listener:
+            return Hold() if view.bid <= most else Pass()
+        step = view.next_bid()
+        return Bid(step) if step is not None and step <= most else Pass()
+
+    # skat, discard, declaration ---------------------------------------------
+
+    def _legal(self, view: GameState, options: list[Option]) -> list[Option]:
+        return [o for o in options if view.declaration_problem(o.declaration) is None]
+
+    def _skat_move(self, view: GameState):
+        seat = view.declarer
+        option = hand_eval.hand_decision(view.hands[seat], seat, view.bid)
+        if option is not None and view.declaration_problem(option.declaration) is None:
+            return Declare(option.declaration)
+        return PickUp(view.skat if view.skat_known else None)
+
+    def _plan_after_skat(self, view: GameState) -> Option:
+        """The game to play with twelve cards, and the discard for it."""
+        seat = view.declarer
+        options = hand_eval.declaration_options(view.hands[seat], seat)
+        legal = [o for o in options if o.declaration.problem() is None]
+        return hand_eval.choose_best(legal, view.bid)
+
+    def _declaration_after_discard(self, view: GameState) -> Declaration:
+        seat = view.declarer
+        options = hand_eval.kept_options(view.hands[seat], view.discard, seat)
+        return hand_eval.choose_best(self._legal(view, options), view.bid).declaration
+
+    # card play -------------------------------------------------------------
+
+    def choose_card(self, view: GameState) -> int:
+        seat = view.to_move
+        game = view.declaration.game
+        decl = view.declarer
+        trick = np.zeros(3, np.int64)
+        for i, card in enumerate(view.trick):
+            trick[i] = card
+        voids = np.array(shown_voids(game, view.tricks, view.trick, view.leader), np.int64)
+        skat_known = view.discard if seat == decl and view.skat_taken else 0
+        decl_open = view.hands[decl] if view.declaration.ouvert and seat != decl else 0
+        card = core.choose_card_std(
+            int(game), decl, seat, view.hands[seat], trick, len(view.trick), view.leader, view.played, voids,
+            skat_known, decl_open, self._rng,
+        )
+        return int(card)

@@ -1,0 +1,933 @@
+"""Numba core of the heuristic card play: the policy and whole-game playouts.
+
+The policy decides a card for one seat from what that seat may know: its own
+hand, the cards played (the current trick included), who declared, which
+follow classes each seat has shown void in, the skat when that seat is the
+declarer who took it, and the declarer's hand in an ouvert game.  It never
+reads another hand, so a playout in a sampled world is a fair simulation of
+three players who each know only their own cards.
+
+Internal card layout.  Per game type the 32 cards are renumbered so that each
+follow class is a contiguous run of bits ordered by strength, trumps on top
+(in null games this is the standard layout).  Then "follow the led class" is
+one AND, "a beats b within a class" is ``a > b``, "the weakest card of a set
+of one class" is its lowest bit, and "cards of the class above c" is a mask.
+The tables are derived from ``engine.rules`` at import time;
+``legal_cards_std``/``trick_winner_std``/``points_std`` give the core's view
+in the standard layout so tests can pin it to ``engine.rules``.
+
+Randomness: a few choices between near-equal cards (two discards of equal
+cost, two smears of equal points) are broken at random with a xorshift
+generator whose state lives in a ``uint64[1]`` array owned by the caller, so a
+seeded caller is deterministic.
+
+All entry points are ``@njit(cache=True, nogil=True)`` and free of recursion
+(recursive cached functions crash when loaded from the cache in a second
+process).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+
+from engine.cards import CARD_POINTS
+from engine.rules import CLASS_OF, STRENGTH, TRUMP_CLASS
+
+GRAND = 4
+NULL = 5
+TRUMP = TRUMP_CLASS
+ALL_CARDS = (1 << 32) - 1
+NO_CARD = -1
+
+# ---------------------------------------------------------------- tables
+
+
+def _build_tables():
+    to_internal = np.zeros((6, 32), np.int64)
+    to_standard = np.zeros((6, 32), np.int64)
+    points = np.zeros((6, 32), np.int64)
+    card_class = np.zeros((6, 32), np.int64)
+    class_masks = np.zeros((6, 5), np.int64)
+    for g in range(6):
+        order = sorted(range(32), key=lambda c: (CLASS_OF[g][c] == TRUMP_CLASS, CLASS_OF[g][c], STRENGTH[g][c]))
+        for index, card in enumerate(order):
+            to_internal[g, card] = index
+            to_standard[g, index] = card
+            points[g, index] = CARD_POINTS[card]
+            card_class[g, index] = CLASS_OF[g][card]
+            class_masks[g, CLASS_OF[g][card]] |= 1 << index
+    above = np.zeros((6, 32), np.int64)  # stronger cards of the same class
+    below = np.zeros((6, 32), np.int64)  # weaker cards of the same class
+    for g in range(6):
+        for i in range(32):
+            same = class_masks[g, card_class[g, i]]
+            above[g, i] = same & ~((2 << i) - 1)
+            below[g, i] = same & ((1 << i) - 1)
+    # Cards worth 11, 10, 4, 3, 2 points, so a mask's points are five popcounts.
+    point_masks = np.zeros((6, 5), np.int64)
+    for g in range(6):
+        for i in range(32):
+            for k, value in enumerate((11, 10, 4, 3, 2)):
+                if points[g, i] == value:
+                    point_masks[g, k] |= 1 << i
+    return to_internal, to_standard, points, card_class, class_masks, above, below, point_masks
+
+
+TO_INTERNAL, TO_STANDARD, POINTS, CLASS, CLASS_MASKS, ABOVE, BELOW, POINT_MASKS = _build_tables()
+POINT_VALUES = np.array([11, 10, 4, 3, 2], np.int64)
+
+# ---------------------------------------------------------------- bit helpers
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _low(x):
+    return trailing_zeros(np.int64(x))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _high(x):
+    return 63 - leading_zeros(np.int64(x))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count(x):
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _points(g, m):
+    total = 0
+    for k in range(5):
+        total += POINT_VALUES[k] * _count(m & POINT_MASKS[g, k])
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _random_below(rng, n):
+    """A random int in [0, n) from the xorshift64 state rng[0]."""
+    x = rng[0]
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    rng[0] = x
+    return np.int64((x >> np.uint64(33)) % np.uint64(n))
+
+
+@njit(cache=True, nogil=True)
+def seed_state(seed):
+    """A xorshift state for ``seed`` (never zero, which would stay zero)."""
+    state = np.empty(1, np.uint64)
+    x = np.uint64(seed & 0x7FFFFFFFFFFFFFFF) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
+    if x == np.uint64(0):
+        x = np.uint64(0x632BE59BD9B4E019)
+    state[0] = x
+    return state
+
+
+@njit(cache=True, nogil=True)
+def to_internal_mask(g, m):
+    out = 0
+    while m:
+        c = _low(m)
+        m &= m - 1
+        out |= 1 << TO_INTERNAL[g, c]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def to_standard_mask(g, m):
+    out = 0
+    while m:
+        i = _low(m)
+        m &= m - 1
+        out |= 1 << TO_STANDARD[g, i]
+    return out
+
+
+# ---------------------------------------------------------------- rules on internal cards
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _legal(g, hand, led):
+    if led < 0:
+        return hand
+    following = hand & CLASS_MASKS[g, CLASS[g, led]]
+    return following if following else hand
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _beats(g, card, best):
+    """Does ``card`` beat ``best``, the card winning the trick so far?"""
+    if CLASS[g, card] == CLASS[g, best]:
+        return card > best
+    return CLASS[g, card] == TRUMP and g != NULL
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _winner_position(g, trick, n):
+    """Position in the trick of the card winning it so far (n cards played)."""
+    best = 0
+    for i in range(1, n):
+        if _beats(g, trick[i], trick[best]):
+            best = i
+    return best
+
+
+@njit(cache=True, nogil=True)
+def legal_cards_std(hand, g, led):
+    """Legal cards of ``hand`` (standard masks) when ``led`` (-1: none) was led."""
+    led_internal = -1 if led < 0 else TO_INTERNAL[g, led]
+    return to_standard_mask(g, _legal(g, to_internal_mask(g, hand), led_internal))
+
+
+@njit(cache=True, nogil=True)
+def trick_winner_std(g, a, b, c):
+    """Index (0 = the lead) of the winner of the trick a, b, c (standard cards)."""
+    trick = np.empty(3, np.int64)
+    trick[0] = TO_INTERNAL[g, a]
+    trick[1] = TO_INTERNAL[g, b]
+    trick[2] = TO_INTERNAL[g, c]
+    return _winner_position(g, trick, 3)
+
+
+@njit(cache=True, nogil=True)
+def points_std(g, m):
+    return _points(g, to_internal_mask(g, m))
+
+
+# ---------------------------------------------------------------- card choice helpers
+
+
+@njit(cache=True, nogil=True)
+def _cheapest(g, cards, hand, unknown, rng):
+    """The card of ``cards`` that costs least to give away: few points, no
+    trump, from a short suit (to make a void), not the guard of a ten that
+    the ace still beats; equal costs are broken at random."""
+    best = NO_CARD
+    best_key = 1 << 30
+    ties = 0
+    m = cards
+    while m:
+        c = _low(m)
+        m &= m - 1
+        cls = CLASS[g, c]
+        same = hand & CLASS_MASKS[g, cls]
+        key = POINTS[g, c] * 64 + _count(same) * 4 + _count(BELOW[g, c] & same)
+        if cls == TRUMP and g != NULL:
+            key += 2000 + c
+        elif POINTS[g, c] < 10 and _count(same) == 2:
+            # the other card is a ten not yet master: keep it guarded
+            other = same & ~(1 << c)
+            if POINTS[g, _low(other)] == 10 and ABOVE[g, _low(other)] & unknown:
+                key += 300
+        if key < best_key:
+            best, best_key, ties = c, key, 1
+        elif key == best_key:
+            ties += 1
+            if _random_below(rng, ties) == 0:
+                best = c
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _richest(g, cards, hand, rng):
+    """The card with most points to smear on a partner's trick; jacks are
+    worth more as trumps than as two points, so they come last."""
+    best = NO_CARD
+    best_key = -(1 << 30)
+    ties = 0
+    m = cards
+    while m:
+        c = _low(m)
+        m &= m - 1
+        cls = CLASS[g, c]
+        if g != NULL and POINTS[g, c] == 2 and cls == TRUMP:
+            key = -100 - c
+        else:
+            key = POINTS[g, c] * 64 - _count(hand & CLASS_MASKS[g, cls]) * 2 - (8 if cls == TRUMP else 0)
+        if key > best_key:
+            best, best_key, ties = c, key, 1
+        elif key == best_key:
+            ties += 1
+            if _random_below(rng, ties) == 0:
+                best = c
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _winners(g, cards, best_card):
+    out = 0
+    m = cards
+    while m:
+        c = _low(m)
+        m &= m - 1
+        if _beats(g, c, best_card):
+            out |= 1 << c
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _take_last(g, winners, unknown):
+    """Win as the last to play: bank a ten that is not master (it could be
+    caught later), else win with the weakest winner."""
+    m = winners
+    while m:
+        c = _low(m)
+        m &= m - 1
+        if POINTS[g, c] == 10 and ABOVE[g, c] & unknown and CLASS[g, c] != TRUMP:
+            return c
+    return _low(winners)
+
+
+@njit(cache=True, nogil=True)
+def _master_winner(g, winners, unknown):
+    """The weakest winner that no unknown card of its class beats, or -1."""
+    m = winners
+    while m:
+        c = _low(m)
+        m &= m - 1
+        if not ABOVE[g, c] & unknown:
+            return c
+    return NO_CARD
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _void(voids, seat, cls):
+    return (voids[seat] >> cls) & 1
+
+
+# ---------------------------------------------------------------- suit and grand: declarer
+
+
+@njit(cache=True, nogil=True)
+def _declarer_lead(g, decl, hand, unknown, voids, rng):
+    trumps = CLASS_MASKS[g, TRUMP]
+    mine = hand & trumps
+    out = unknown & trumps
+    d1 = (decl + 1) % 3
+    d2 = (decl + 2) % 3
+    defenders_have_trumps = out != 0 and not (_void(voids, d1, TRUMP) and _void(voids, d2, TRUMP))
+    if mine and defenders_have_trumps:
+        top = _high(mine)
+        if not ABOVE[g, top] & unknown:
+            return top  # a master trump draws two trumps for free
+        if _count(mine) >= _count(out) or _count(mine) >= 5:
+            # trump majority: drive out the higher trumps with a cheap one
+            cheap = mine & ~POINT_MASKS[g, 0] & ~POINT_MASKS[g, 1]
+            low_trumps = cheap & ~POINT_MASKS[g, 4] if cheap & ~POINT_MASKS[g, 4] else cheap
+            if low_trumps:
+                return _low(low_trumps)
+            return _low(mine)
+    side = hand & ~trumps
+    if side:
+        # cash side masters the defenders must follow
+        best = NO_CARD
+        best_points = -1
+        m = side
+        while m:
+            c = _low(m)
+            m &= m - 1
+            cls = CLASS[g, c]
+            if ABOVE[g, c] & unknown:
+                continue
+            if defenders_have_trumps and (_void(voids, d1, cls) or _void(voids, d2, cls)):
+                continue
+            if defenders_have_trumps and not unknown & CLASS_MASKS[g, cls]:
+                continue
+            if POINTS[g, c] > best_points:
+                best, best_points = c, POINTS[g, c]
+        if best >= 0:
+            return best
+        # otherwise lead low from the longest side suit, so its high cards
+        # become masters; never lead a ten into an ace
+        best = NO_CARD
+        best_key = 1 << 30
+        ties = 0
+        m = side
+        while m:
+            c = _low(m)
+            m &= m - 1
+            same = hand & CLASS_MASKS[g, CLASS[g, c]]
+            key = POINTS[g, c] * 16 - _count(same) * 4 + _count(BELOW[g, c] & same) * 8
+            if key < best_key:
+                best, best_key, ties = c, key, 1
+            elif key == best_key:
+                ties += 1
+                if _random_below(rng, ties) == 0:
+                    best = c
+        return best
+    top = _high(mine)
+    if not ABOVE[g, top] & unknown:
+        return top
+    return _low(mine)
+
+
+@njit(cache=True, nogil=True)
+def _declarer_follow(g, decl, hand, legal, trick, n, unknown, voids, rng):
+    led_cls = CLASS[g, trick[0]]
+    best_card = trick[_winner_position(g, trick, n)]
+    trick_points = 0
+    for i in range(n):
+        trick_points += POINTS[g, trick[i]]
+    winners = _winners(g, legal, best_card)
+    following = (legal & CLASS_MASKS[g, led_cls]) != 0
+    if n == 2:
+        if winners:
+            if following:
+                return _take_last(g, winners, unknown)
+            if trick_points > 0 or _count(hand & CLASS_MASKS[g, TRUMP]) > 3:
+                return _low(winners)  # ruff with the weakest trump that wins
+        return _cheapest(g, legal, hand, unknown, rng)
+    # second to play: the defender behind may still beat us
+    behind = (decl + 1) % 3
+    if winners:
+        behind_may_ruff = led_cls != TRUMP and _void(voids, behind, led_cls)
+        if following:
+            if not behind_may_ruff:
+                master = _master_winner(g, winners, unknown)
+                if master >= 0:
+                    return master
+        elif not behind_may_ruff:
+            # as far as we know the defender behind must follow: any trump wins
+            if trick_points > 0 or _count(hand & CLASS_MASKS[g, TRUMP]) > 3:
+                return _low(winners)
+        elif trick_points >= 3:
+            master = _master_winner(g, winners, unknown)
+            if master >= 0:
+                return master
+    return _cheapest(g, legal, hand, unknown, rng)
+
+
+# ---------------------------------------------------------------- suit and grand: defenders
+
+
+@njit(cache=True, nogil=True)
+def _defender_lead(g, decl, seat, hand, unknown, voids, rng):
+    trumps = CLASS_MASKS[g, TRUMP]
+    partner = 3 - decl - seat
+    decl_trumps = not _void(voids, decl, TRUMP) and (unknown & trumps) != 0
+    side = hand & ~trumps
+    # cash an ace (or a ten whose ace is gone) while the declarer must follow
+    best = NO_CARD
+    best_points = -1
+    m = side
+    while m:
+        c = _low(m)
+        m &= m - 1
+        cls = CLASS[g, c]
+        if ABOVE[g, c] & unknown or POINTS[g, c] < 10:
+            continue
+        if decl_trumps and (_void(voids, decl, cls) or _count(unknown & CLASS_MASKS[g, cls]) < 2):
+            continue
+        if POINTS[g, c] > best_points:
+            best, best_points = c, POINTS[g, c]
+    if best >= 0:
+        return best
+    # the partner is void where the declarer is not: let the partner ruff
+    if not _void(voids, partner, TRUMP):
+        m = side
+        while m:
+            c = _low(m)
+            m &= m - 1
+            cls = CLASS[g, c]
+            if _void(voids, partner, cls) and not _void(voids, decl, cls):
+                return _low(side & CLASS_MASKS[g, cls])
+    if side:
+        # lead low from a short suit; keep the ace-ten and guarded tens
+        best = NO_CARD
+        best_key = 1 << 30
+        ties = 0
+        m = side
+        while m:
+            c = _low(m)
+            m &= m - 1
+            cls = CLASS[g, c]
+            same = hand & CLASS_MASKS[g, cls]
+            key = POINTS[g, c] * 16 + _count(same) * 4 + _count(BELOW[g, c] & same) * 2
+            if _void(voids, decl, cls) and decl_trumps:
+                key += 24  # the declarer ruffs cheaply
+            if (same >> (c + 1)) and POINTS[g, _high(same)] >= 10 and POINTS[g, c] < 10:
+                key += 6  # leading away from an ace or ten sets it up for the declarer
+            if key < best_key:
+                best, best_key, ties = c, key, 1
+            elif key == best_key:
+                ties += 1
+                if _random_below(rng, ties) == 0:
+                    best = c
+        return best
+    top = _high(hand)
+    if not ABOVE[g, top] & unknown:
+        return top
+    return _low(hand)
+
+
+@njit(cache=True, nogil=True)
+def _defender_follow(g, decl, seat, hand, legal, trick, n, leader, unknown, voids, rng):
+    led_cls = CLASS[g, trick[0]]
+    winner_pos = _winner_position(g, trick, n)
+    best_card = trick[winner_pos]
+    winner_seat = (leader + winner_pos) % 3
+    trick_points = 0
+    for i in range(n):
+        trick_points += POINTS[g, trick[i]]
+    winners = _winners(g, legal, best_card)
+    following = (legal & CLASS_MASKS[g, led_cls]) != 0
+    trumps = CLASS_MASKS[g, TRUMP]
+    if n == 2:
+        if winner_seat != decl:
+            return _richest(g, legal, hand, rng)  # the partner has it: smear
+        if winners:
+            if following:
+                return _take_last(g, winners, unknown)
+            return _low(winners)
+        return _cheapest(g, legal, hand, unknown, rng)
+    if leader == decl:
+        # the partner plays last: beat the declarer's card where it is sure
+        if winners:
+            if following:
+                master = _master_winner(g, winners, unknown)
+                if master >= 0:
+                    return master
+            elif trick_points >= 3 or _count(hand & trumps) >= 3:
+                return _low(winners)
+        return _cheapest(g, legal, hand, unknown, rng)
+    # the partner led; the declarer plays last
+    partner_card = trick[0]
+    declarer_must_follow = not _void(voids, decl, led_cls)
+    declarer_cannot_ruff = led_cls == TRUMP or _void(voids, decl, TRUMP) or not unknown & trumps
+    if not ABOVE[g, partner_card] & unknown and declarer_must_follow and (
+        declarer_cannot_ruff or _count(unknown & CLASS_MASKS[g, led_cls]) >= 2
+    ):
+        return _richest(g, legal, hand, rng)
+    if winners and following:
+        master = _master_winner(g, winners, unknown)
+        if master >= 0 and declarer_must_follow:
+            return master
+    if winners and not following:
+        # ruff a partner's card the declarer would take
+        if ABOVE[g, partner_card] & unknown and (trick_points >= 3 or not declarer_must_follow):
+            master = _master_winner(g, winners, unknown)
+            return master if master >= 0 else _low(winners)
+    return _cheapest(g, legal, hand, unknown, rng)
+
+
+# ---------------------------------------------------------------- null
+
+
+@njit(cache=True, nogil=True)
+def _null_declarer(g, decl, hand, legal, trick, n, unknown, voids, rng):
+    d1 = (decl + 1) % 3
+    d2 = (decl + 2) % 3
+    if n == 0:
+        # lead the card the defenders can most surely beat: few unknown
+        # cards below it, some above it in hands that are not void
+        best = NO_CARD
+        best_key = 1 << 30
+        ties = 0
+        m = hand
+        while m:
+            c = _low(m)
+            m &= m - 1
+            cls = CLASS[g, c]
+            reachable = unknown
+            if _void(voids, d1, cls) and _void(voids, d2, cls):
+                reachable = 0
+            above = _count(ABOVE[g, c] & reachable)
+            below = _count(BELOW[g, c] & reachable)
+            key = below * 8 - above
+            if above == 0:
+                key += 1000
+            # leading a low card takes away the cover of the own cards above it
+            same = hand & CLASS_MASKS[g, cls]
+            higher = ABOVE[g, c] & same
+            while higher:
+                x = _low(higher)
+                higher &= higher - 1
+                if _count(BELOW[g, x] & unknown) > _count(BELOW[g, x] & same) - 1:
+                    key += 20
+            if key < best_key:
+                best, best_key, ties = c, key, 1
+            elif key == best_key:
+                ties += 1
+                if _random_below(rng, ties) == 0:
+                    best = c
+        return best
+    led_cls = CLASS[g, trick[0]]
+    best_card = trick[_winner_position(g, trick, n)]
+    if legal & CLASS_MASKS[g, led_cls]:
+        under = legal & BELOW[g, best_card]
+        if under:
+            return _high(under)  # the highest card that still stays under
+        if n == 1:
+            return _low(legal)  # give the last player every chance to go over
+        return _high(legal)
+    # void: throw the card most likely to be caught later (more unknown cards
+    # below it than own cards); with none exposed, the top card of a suit,
+    # whose loss leaves the cover of the others intact
+    best = NO_CARD
+    best_key = -(1 << 30)
+    m = legal
+    while m:
+        c = _low(m)
+        m &= m - 1
+        same = hand & CLASS_MASKS[g, CLASS[g, c]]
+        exposure = _count(BELOW[g, c] & unknown) - _count(BELOW[g, c] & same)
+        if exposure > 0:
+            key = 1000 + exposure * 16 + (c & 7)
+        elif not ABOVE[g, c] & same:
+            key = (c & 7) - _count(same)
+        else:
+            key = -100 + (c & 7)
+        if key > best_key:
+            best, best_key = c, key
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _null_defender(g, decl, seat, hand, legal, trick, n, leader, unknown, voids, decl_open, rng):
+    if n == 0:
+        if decl_open:
+            # ouvert: lead a suit where our lowest card is under all of the declarer's
+            m = hand
+            while m:
+                c = _low(m)
+                cls = CLASS[g, c]
+                same = hand & CLASS_MASKS[g, cls]
+                m &= ~same
+                theirs = decl_open & CLASS_MASKS[g, cls]
+                if theirs and _low(same) < _low(theirs):
+                    return _low(same)
+        # attack with the lowest card of a suit the declarer still holds
+        best = NO_CARD
+        best_key = 1 << 30
+        ties = 0
+        m = hand
+        while m:
+            c = _low(m)
+            cls = CLASS[g, c]
+            same = hand & CLASS_MASKS[g, cls]
+            m &= ~same
+            low = _low(same)
+            key = (low & 7) * 4 + _count(same)
+            if _void(voids, decl, cls) or not unknown & CLASS_MASKS[g, cls]:
+                key += 100
+            if key < best_key:
+                best, best_key, ties = low, key, 1
+            elif key == best_key:
+                ties += 1
+                if _random_below(rng, ties) == 0:
+                    best = low
+        return best
+    led_cls = CLASS[g, trick[0]]
+    winner_pos = _winner_position(g, trick, n)
+    best_card = trick[winner_pos]
+    winner_seat = (leader + winner_pos) % 3
+    following = (legal & CLASS_MASKS[g, led_cls]) != 0
+    declarer_played = (leader == decl) or (n == 2)
+    if not following:
+        return _dump_null(g, legal, hand)
+    if declarer_played:
+        if winner_seat == decl:
+            under = legal & BELOW[g, best_card]
+            if under:
+                return _high(under)  # leave the declarer on top
+        return _high(legal)  # the declarer is safe or beaten: get rid of a high card
+    # the declarer plays after us: keep the card to beat as low as possible
+    under = legal & BELOW[g, best_card]
+    if under:
+        return _low(under)
+    return _low(legal)
+
+
+@njit(cache=True, nogil=True)
+def _dump_null(g, legal, hand):
+    """A defender's free card in null: the highest, from the shortest suit."""
+    best = NO_CARD
+    best_key = -(1 << 30)
+    m = legal
+    while m:
+        c = _low(m)
+        m &= m - 1
+        key = (c & 7) * 8 - _count(hand & CLASS_MASKS[g, CLASS[g, c]])
+        if key > best_key:
+            best, best_key = c, key
+    return best
+
+
+# ---------------------------------------------------------------- the policy
+
+
+@njit(cache=True, nogil=True)
+def choose_internal(g, decl, seat, hand, trick, n, leader, played, voids, skat_known, decl_open, rng):
+    """The heuristic card for ``seat`` (internal layout).
+
+    hand: the seat's cards; trick: int64[3] with n cards of the current trick;
+    played: every card played so far, the current trick included; voids:
+    int64[3] bit k set when that seat has shown void in follow class k;
+    skat_known: the skat cards this seat knows (the declarer after taking
+    it), else 0; decl_open: the declarer's hand when it is shown (ouvert),
+    else 0.
+    """
+    legal = _legal(g, hand, trick[0] if n > 0 else -1)
+    if not legal & (legal - 1):
+        return _low(legal)
+    unknown = ALL_CARDS & ~hand & ~played & ~skat_known
+    if g == NULL:
+        if seat == decl:
+            return _null_declarer(g, decl, hand, legal, trick, n, unknown, voids, rng)
+        return _null_defender(g, decl, seat, hand, legal, trick, n, leader, unknown, voids, decl_open, rng)
+    if seat == decl:
+        if n == 0:
+            return _declarer_lead(g, decl, hand, unknown, voids, rng)
+        return _declarer_follow(g, decl, hand, legal, trick, n, unknown, voids, rng)
+    if n == 0:
+        return _defender_lead(g, decl, seat, hand, unknown, voids, rng)
+    return _defender_follow(g, decl, seat, hand, legal, trick, n, leader, unknown, voids, rng)
+
+
+@njit(cache=True, nogil=True)
+def choose_card_std(g, decl, seat, hand, trick_std, n, leader, played, voids, skat_known, decl_open, rng):
+    """``choose_internal`` on standard card masks and cards: the entry point
+    for one decision of a real player (``trick_std`` holds n standard cards)."""
+    trick = np.empty(3, np.int64)
+    for i in range(n):
+        trick[i] = TO_INTERNAL[g, trick_std[i]]
+    card = choose_internal(
+        g, decl, seat, to_internal_mask(g, hand), trick, n, leader, to_internal_mask(g, played), voids,
+        to_internal_mask(g, skat_known), to_internal_mask(g, decl_open), rng,
+    )
+    return TO_STANDARD[g, card]
+
+
+# ---------------------------------------------------------------- playouts
+
+
+@njit(cache=True, nogil=True)
+def _playout_internal(g, decl, hands, trick, n, leader, decl_points, def_points, decl_tricks, def_tricks,
+                      played, voids, skat_known, ouvert, rng, out):
+    """Play to the end from a position (internal layout); mutates hands, trick,
+    voids.  Writes declarer points, defender points, declarer tricks, defender
+    tricks to out[0..3].  Null games stop at the declarer's first trick."""
+    finished = False
+    while not finished:
+        if hands[0] == 0 and hands[1] == 0 and hands[2] == 0 and n == 0:
+            break
+        seat = (leader + n) % 3
+        hand = hands[seat]
+        known_skat = skat_known if seat == decl else 0
+        decl_open = hands[decl] if ouvert and seat != decl else 0
+        card = choose_internal(g, decl, seat, hand, trick, n, leader, played, voids, known_skat, decl_open, rng)
+        if n > 0:
+            led_cls = CLASS[g, trick[0]]
+            if CLASS[g, card] != led_cls:
+                voids[seat] |= 1 << led_cls
+        hands[seat] = hand & ~(1 << card)
+        played |= 1 << card
+        trick[n] = card
+        n += 1
+        if n == 3:
+            winner = (leader + _winner_position(g, trick, 3)) % 3
+            pts = POINTS[g, trick[0]] + POINTS[g, trick[1]] + POINTS[g, trick[2]]
+            if winner == decl:
+                decl_points += pts
+                decl_tricks += 1
+                if g == NULL:
+                    finished = True
+            else:
+                def_points += pts
+                def_tricks += 1
+            leader = winner
+            n = 0
+    out[0] = decl_points
+    out[1] = def_points
+    out[2] = decl_tricks
+    out[3] = def_tricks
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _skat_points(g, skat):
+    """The skat's points count for the declarer (in null games they do not
+    matter, but are kept as the engine keeps them)."""
+    return _points(g, skat)
+
+
+@njit(cache=True, nogil=True)
+def playout_std(g, decl, h0, h1, h2, skat, skat_known, trick_std, n, leader, decl_points, def_points,
+                decl_tricks, def_tricks, played, v0, v1, v2, ouvert, rng):
+    """One playout from a position given in standard masks.
+
+    ``skat``: the skat (or discard) in this world, whose points count for the
+    declarer; ``skat_known``: whether the declarer knows it (took it);
+    ``decl_points``/``def_points``: card points taken in tricks so far (the
+    skat not included).  Returns int64[4]: declarer points (skat included),
+    defender points, declarer tricks, defender tricks.
+    """
+    hands = np.empty(3, np.int64)
+    hands[0] = to_internal_mask(g, h0)
+    hands[1] = to_internal_mask(g, h1)
+    hands[2] = to_internal_mask(g, h2)
+    trick = np.empty(3, np.int64)
+    for i in range(n):
+        trick[i] = TO_INTERNAL[g, trick_std[i]]
+    voids = np.empty(3, np.int64)
+    voids[0], voids[1], voids[2] = v0, v1, v2
+    out = np.zeros(4, np.int64)
+    skat_internal = to_internal_mask(g, skat)
+    _playout_internal(g, decl, hands, trick, n, leader, decl_points + _skat_points(g, skat_internal), def_points,
+                      decl_tricks, def_tricks, to_internal_mask(g, played), voids,
+                      skat_internal if skat_known else 0, ouvert, rng, out)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def playout_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader, decl_points, def_points, decl_tricks,
+                  def_tricks, played, voids, ouvert, repeats, seed):
+    """Playouts of many worlds from one public position, without returning to Python.
+
+    worlds: int64[W, 3] hands per world (standard masks); skats: int64[W], the
+    skat in each world; skat_known: whether the declarer knows it; voids:
+    int64[3].  Each world is played ``repeats`` times with different random
+    choices.  Returns int64[W, repeats, 4] as ``playout_std``.
+    """
+    n_worlds = worlds.shape[0]
+    results = np.zeros((n_worlds, repeats, 4), np.int64)
+    rng = seed_state(seed)
+    hands = np.empty(3, np.int64)
+    trick = np.empty(3, np.int64)
+    world_voids = np.empty(3, np.int64)
+    played_internal = to_internal_mask(g, played)
+    start_trick = np.empty(3, np.int64)
+    for i in range(n):
+        start_trick[i] = TO_INTERNAL[g, trick_std[i]]
+    start = np.empty(3, np.int64)
+    for w in range(n_worlds):
+        for s in range(3):
+            start[s] = to_internal_mask(g, worlds[w, s])
+        skat_internal = to_internal_mask(g, skats[w])
+        known = skat_internal if skat_known else 0
+        start_points = decl_points + _skat_points(g, skat_internal)
+        for r in range(repeats):
+            for s in range(3):
+                hands[s] = start[s]
+                world_voids[s] = voids[s]
+            for i in range(n):
+                trick[i] = start_trick[i]
+            _playout_internal(g, decl, hands, trick, n, leader, start_points, def_points, decl_tricks, def_tricks,
+                              played_internal, world_voids, known, ouvert, rng, results[w, r])
+    return results
+
+
+@njit(cache=True, nogil=True)
+def playout_cards_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader, decl_points, def_points,
+                        decl_tricks, def_tricks, played, voids, ouvert, cards, repeats, seed):
+    """For each card of ``cards`` (standard mask, played first by the seat to
+    move) and each world: play it, then finish the game with the policy.
+
+    Arguments as ``playout_batch``.  Returns int64[C, W, repeats, 4] with the
+    cards in index order.  A card the seat to move does not hold in a world,
+    or may not play, is skipped there and its rows stay -1.
+    """
+    n_cards = _count(cards)
+    n_worlds = worlds.shape[0]
+    results = np.full((n_cards, n_worlds, repeats, 4), -1, np.int64)
+    rng = seed_state(seed)
+    hands = np.empty(3, np.int64)
+    trick = np.empty(3, np.int64)
+    world_voids = np.empty(3, np.int64)
+    played_internal = to_internal_mask(g, played)
+    mover = (leader + n) % 3
+    start_trick = np.empty(3, np.int64)
+    for i in range(n):
+        start_trick[i] = TO_INTERNAL[g, trick_std[i]]
+    led = start_trick[0] if n > 0 else -1
+    start = np.empty(3, np.int64)
+    for w in range(n_worlds):
+        for s in range(3):
+            start[s] = to_internal_mask(g, worlds[w, s])
+        skat_internal = to_internal_mask(g, skats[w])
+        known = skat_internal if skat_known else 0
+        start_points = decl_points + _skat_points(g, skat_internal)
+        legal = _legal(g, start[mover], led)
+        remaining = cards
+        k = 0
+        while remaining:
+            card_std = _low(remaining)
+            remaining &= remaining - 1
+            card = TO_INTERNAL[g, card_std]
+            if (legal >> card) & 1:
+                for r in range(repeats):
+                    for s in range(3):
+                        hands[s] = start[s]
+                        world_voids[s] = voids[s]
+                    for i in range(n):
+                        trick[i] = start_trick[i]
+                    _play_first_then_playout(g, decl, hands, trick, n, leader, start_points, def_points, decl_tricks,
+                                             def_tricks, played_internal, world_voids, known, ouvert, card, rng,
+                                             results[k, w, r])
+            k += 1
+    return results
+
+
+@njit(cache=True, nogil=True)
+def _play_first_then_playout(g, decl, hands, trick, n, leader, decl_points, def_points, decl_tricks, def_tricks,
+                             played, voids, skat_known, ouvert, card, rng, out):
+    mover = (leader + n) % 3
+    if n > 0 and CLASS[g, card] != CLASS[g, trick[0]]:
+        voids[mover] |= 1 << CLASS[g, trick[0]]
+    hands[mover] &= ~(1 << card)
+    trick[n] = card
+    n += 1
+    played |= 1 << card
+    if n == 3:
+        winner = (leader + _winner_position(g, trick, 3)) % 3
+        pts = POINTS[g, trick[0]] + POINTS[g, trick[1]] + POINTS[g, trick[2]]
+        if winner == decl:
+            decl_points += pts
+            decl_tricks += 1
+        else:
+            def_points += pts
+            def_tricks += 1
+        leader = winner
+        n = 0
+        if g == NULL and winner == decl:
+            out[0], out[1], out[2], out[3] = decl_points, def_points, decl_tricks, def_tricks
+            return
+    _playout_internal(g, decl, hands, trick, n, leader, decl_points, def_points, decl_tricks, def_tricks,
+                      played, voids, skat_known, ouvert, rng, out)
+
+
+@njit(cache=True, nogil=True)
+def random_deal_playouts(games, count, seed):
+    """Benchmark kernel: ``count`` full-game playouts from the first trick on
+    random deals, game types drawn from ``games``; declarer forehand..rearhand
+    in turn, the skat known to the declarer.  Returns the sum of declarer
+    points (so the work cannot be optimised away)."""
+    rng = seed_state(seed)
+    deck = np.arange(32)
+    hands = np.empty(3, np.int64)
+    trick = np.empty(3, np.int64)
+    voids = np.zeros(3, np.int64)
+    out = np.zeros(4, np.int64)
+    total = 0
+    for i in range(count):
+        for j in range(31, 0, -1):
+            k = _random_below(rng, j + 1)
+            deck[j], deck[k] = deck[k], deck[j]
+        g = games[i % games.shape[0]]
+        for s in range(3):
+            m = 0
+            for j in range(10):
+                m |= 1 << TO_INTERNAL[g, deck[s * 10 + j]]
+            hands[s] = m
+        skat = (1 << TO_INTERNAL[g, deck[30]]) | (1 << TO_INTERNAL[g, deck[31]])
+        voids[0] = voids[1] = voids[2] = 0
+        decl = i % 3
+        skat_points = POINTS[g, _low(skat)] + POINTS[g, _high(skat)]
+        _playout_internal(g, decl, hands, trick, 0, 0, skat_points, 0, 0, 0, 0, voids, skat, False, rng, out)
+        total += out[0]
+    return total

@@ -1,0 +1,313 @@
+"""The heuristic player: one hand-made position per rule (the expected card
+or decision, the reason in the test name), and seeded series."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.cards import FULL_DECK, Card, CardSet, cards_of
+from engine.game import Bid, Deal, Declare, Discard, GameState, Hold, Pass, Phase, PickUp
+from engine.players import hand_eval
+from engine.players import heuristic_core as core
+from engine.players.heuristic import HeuristicPlayer
+from engine.rules import GameType
+from engine.scoring import Declaration
+from engine.selfplay import run_series
+from engine.series import play_game
+
+C, S, H, D, G, N = GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS, GameType.GRAND, GameType.NULL
+
+
+def cards(text: str) -> int:
+    return CardSet.from_str(text).mask
+
+
+def choice(game, declarer, seat, hand, trick="", leader=None, played="", voids=(0, 0, 0), skat="", shown="",
+           seed=0) -> Card:
+    """The policy's card for ``seat`` holding ``hand`` with ``trick`` on the table."""
+    trick_cards = [Card.from_str(t) for t in trick.split(".") if t]
+    if leader is None:
+        leader = (seat - len(trick_cards)) % 3
+    trick_arr = np.zeros(3, np.int64)
+    for i, card in enumerate(trick_cards):
+        trick_arr[i] = card
+    played_mask = cards(played) | cards(trick)
+    card = core.choose_card_std(
+        int(game), declarer, seat, cards(hand), trick_arr, len(trick_cards), leader, played_mask,
+        np.array(voids, np.int64), cards(skat), cards(shown), core.seed_state(seed),
+    )
+    return Card(int(card))
+
+
+# ---------------------------------------------------------------- declarer, suit and grand
+
+
+def test_declarer_leads_the_master_jack_to_draw_trumps():
+    assert choice(G, 0, 0, "CJ.SJ.HA.HT.H9.SA.ST.DA.D7.C8") == Card.CJ
+
+
+def test_declarer_with_trump_majority_drives_out_higher_trumps_with_a_cheap_trump():
+    assert choice(C, 0, 0, "HJ.DJ.CA.CT.CK.C9.C8.SA.HA.D7") == Card.C8
+
+
+def test_declarer_cashes_a_side_ace_once_the_defenders_have_no_trumps():
+    assert choice(G, 0, 0, "CJ.SA.ST.S9.H7.H8.D7", played="SJ.HJ.DJ.C7.C8.C9.D8.D9.DT") == Card.SA
+
+
+def test_declarer_last_banks_a_ten_the_ace_could_still_catch():
+    assert choice(C, 2, 2, "HT.HQ.S7.S8.D9", trick="H7.H9") == Card.HT
+
+
+def test_declarer_last_wins_with_the_weakest_winning_card():
+    assert choice(C, 2, 2, "HA.HK.H8.S7.D9", trick="H7.H9") == Card.HK
+
+
+def test_declarer_last_ruffs_a_trick_with_points_using_the_lowest_trump():
+    assert choice(S, 2, 2, "SJ.S7.SA.D8.C9", trick="HA.HT", voids=(0, 0, 0b0010)) == Card.S7
+
+
+def test_declarer_void_and_trick_worthless_throws_the_cheapest_side_card():
+    assert choice(S, 2, 2, "SJ.S8.SA.DA.C9", trick="H7.H8") in (Card.C9, Card.S8)
+
+
+# ---------------------------------------------------------------- defenders, suit and grand
+
+
+def test_defender_last_smears_the_ten_on_the_partners_winning_trick():
+    assert choice(G, 1, 0, "ST.S8.H7.HK.D9", trick="S7.SA", leader=1) == Card.ST
+
+
+def test_defender_last_takes_the_declarers_trick_with_the_cheapest_winner():
+    # the partner (middlehand) led, the declarer (rearhand) is on top
+    assert choice(G, 2, 0, "SA.SK.H7.HK.D9", trick="S7.SQ", leader=1) == Card.SK
+
+
+def test_defender_last_smears_the_ace_rather_than_overtake_the_partner():
+    assert choice(G, 1, 0, "SA.SK.H7.HK.D9", trick="S7.SQ", leader=1) == Card.SA
+
+
+def test_defender_with_nothing_to_win_keeps_points_and_plays_low():
+    assert choice(G, 1, 0, "S8.ST.H7.HK.D9", trick="SA.S7", leader=1) == Card.S8
+
+
+def test_defender_leads_an_ace_while_the_declarer_must_follow():
+    assert choice(C, 1, 0, "DA.D8.D7.H9.H8.S9.S8.S7.HK.C7") == Card.DA
+
+
+def test_defender_does_not_lead_away_from_an_unguarded_ten():
+    assert choice(C, 1, 0, "HT.H8.S8.S7.C7.C8.DJ.D7.D8.D9") not in (Card.HT, Card.H8)
+
+
+def test_defender_second_smears_when_the_partners_lead_is_master_and_the_declarer_must_follow():
+    assert choice(G, 2, 1, "HT.H7.S8.D9.C7", trick="HA", leader=0) == Card.HT
+
+
+def test_defender_second_beats_the_declarers_lead_with_a_master_card():
+    assert choice(G, 0, 1, "SA.S7.H8.D9.C7", trick="SK", leader=0) == Card.SA
+
+
+def test_defender_leads_the_suit_the_partner_can_ruff():
+    # partner (seat 2) showed void in hearts; the declarer did not
+    assert choice(S, 1, 0, "H7.H8.DK.DQ.C8.C9", voids=(0, 0, 0b0010)) == Card.H7
+
+
+# ---------------------------------------------------------------- null
+
+
+def test_null_declarer_leads_a_low_card_the_defenders_can_beat():
+    assert choice(N, 0, 0, "D7.HA.HK.SK") == Card.D7
+
+
+def test_null_declarer_ducks_with_the_highest_card_under_the_trick():
+    assert choice(N, 2, 2, "H7.HT.HK.S8", trick="H9.HJ") == Card.HT
+
+
+def test_null_declarer_void_throws_an_exposed_high_card_not_the_covering_seven():
+    assert choice(N, 1, 1, "H7.H9.HJ.S7.SK", trick="C7", leader=0) == Card.SK
+
+
+def test_null_declarer_second_goes_over_as_little_as_possible():
+    # every heart is above the lead: give the last player room to overtake
+    assert choice(N, 1, 1, "HT.HA.S7", trick="H8", leader=0) == Card.HT
+
+
+def test_null_defender_stays_under_the_declarers_card_with_its_highest_lower_card():
+    assert choice(N, 0, 1, "H7.H9.HJ.S8", trick="HT", leader=0) == Card.H9
+
+
+def test_null_defender_plays_high_when_the_declarer_is_already_safe_under_the_partner():
+    assert choice(N, 0, 2, "H7.HK.S8", trick="H9.HT", leader=0) == Card.HK
+
+
+def test_null_defender_last_stays_under_the_declarer():
+    assert choice(N, 0, 2, "H7.HK.S8", trick="HT.H9", leader=0) == Card.H7
+
+
+def test_null_defender_leads_the_lowest_card_of_a_suit_the_declarer_holds():
+    assert choice(N, 1, 0, "D7.D9.HK.HA.SQ", voids=(0, 0b0001, 0)) != Card.D7  # declarer void in diamonds
+    assert choice(N, 1, 0, "D7.D9.HK.HA.SQ") == Card.D7
+
+
+def test_null_ouvert_defender_leads_under_the_declarers_lowest_card_of_a_suit():
+    shown = "H8.H9.S7.S8.D7.D8.C7.C8.CT.CK"
+    assert choice(N, 1, 0, "H7.SQ.SA.DQ", shown=shown) == Card.H7
+
+
+def test_null_defender_void_throws_its_highest_card():
+    assert choice(N, 1, 2, "SA.S7.D8", trick="H7.H8", leader=0) == Card.SA
+
+
+# ---------------------------------------------------------------- bidding, skat, declaration
+
+
+def test_bids_far_with_four_jacks_and_long_side_suits():
+    assert hand_eval.bid_limit(cards("CJ.SJ.HJ.DJ.CA.CT.SA.ST.HA.D7"), 1) >= 120
+
+
+def test_passes_a_hand_without_jacks_aces_or_null_shape():
+    assert hand_eval.bid_limit(cards("DK.D8.HK.H9.SQ.S8.CK.C9.HT.DQ"), 1) == 0
+
+
+def test_bids_null_with_a_hand_no_suit_of_which_can_be_caught():
+    hand = cards("D7.D9.DJ.H7.H9.S7.S9.SJ.C7.C8")
+    assert hand_eval.null_danger(hand) == 0
+    assert hand_eval.bid_limit(hand, 2) >= 23
+
+
+def test_plays_hand_with_a_hand_that_needs_no_skat():
+    option = hand_eval.hand_decision(cards("CJ.SJ.HJ.DJ.CA.CT.CK.CQ.SA.HA"), 0, 18)
+    assert option is not None and option.declaration.hand
+
+
+def test_takes_the_skat_with_an_average_game():
+    assert hand_eval.hand_decision(cards("CJ.HJ.HA.HT.H8.H7.SA.C9.CK.D8"), 1, 18) is None
+
+
+def test_discard_banks_a_lone_ten_and_makes_a_void():
+    discard, _ = hand_eval.best_discard(cards("CJ.SJ.HJ.CA.CT.C9.C8.C7.HA.H7.ST.D8"), C, 1)
+    assert discard == cards("ST.D8")
+
+
+def test_discard_never_puts_away_jacks_or_trumps():
+    twelve = cards("CJ.SJ.HJ.DJ.HA.HT.HK.H9.H8.H7.SA.DA")
+    for game in (H, G):
+        discard, _ = hand_eval.best_discard(twelve, game, 0)
+        assert not discard & cards("CJ.SJ.HJ.DJ")
+    discard, _ = hand_eval.best_discard(twelve, H, 0)
+    assert discard == cards("SA.DA")
+
+
+def test_null_discard_puts_away_the_most_exposed_cards():
+    discard, _ = hand_eval.best_discard(cards("D7.D9.DJ.H7.H9.S7.S9.SJ.C7.C8.CA.HA"), N, 0)
+    assert discard == cards("CA.HA")
+
+
+def test_declaration_avoids_an_overbid_when_another_game_reaches_the_bid():
+    # with ♣J ♠J: clubs "with 2" is worth 36, grand "with 2" 72; at a bid of
+    # 40 the clubs game would be overbid, so grand is the only fitting game
+    options = hand_eval.kept_options(cards("CJ.SJ.CA.CT.CK.C9.C8.SA.HA.DA"), cards("D7.D8"), 1)
+    best = hand_eval.choose_best(options, 40)
+    assert best.value >= 40 and best.declaration.game == G
+
+
+def test_declaration_prefers_the_surer_game_at_a_low_bid():
+    options = hand_eval.kept_options(cards("CJ.CA.CT.CK.C9.C8.C7.SA.H7.H8"), cards("D7.D8"), 1)
+    assert hand_eval.choose_best(options, 18).declaration.game == C
+
+
+# ---------------------------------------------------------------- the player over whole games
+
+
+def deal_with(forehand: str, middlehand: str) -> Deal:
+    """Forehand and middlehand as given; rearhand and the skat get the rest."""
+    rest = list(cards_of(FULL_DECK & ~cards(forehand) & ~cards(middlehand)))
+    return Deal((cards(forehand), cards(middlehand), sum(1 << c for c in rest[:10])), sum(1 << c for c in rest[10:]))
+
+
+def test_bidding_moves_follow_the_limit():
+    player = HeuristicPlayer(seed=1)
+    deal = deal_with("DK.D8.HK.H9.SQ.S8.CK.C9.HT.DQ", "CJ.SJ.HJ.DJ.CA.CT.SA.ST.HA.D7")
+    state = GameState.new(deal)
+    assert isinstance(player.choose(state.view(1)).move, Bid)  # middlehand bids
+    state.push(player.choose(state.view(1)).move)
+    assert player.choose(state.view(0)).move == Pass()  # forehand's junk passes
+    state.push(Pass())
+    for _ in range(3):
+        state.push(Pass() if state.to_move == 2 else player.choose(state.view(state.to_move)).move)
+        if state.phase != Phase.BIDDING:
+            break
+    assert state.declarer == 1
+
+
+def test_listener_holds_up_to_its_limit():
+    player = HeuristicPlayer(seed=1)
+    deal = deal_with("CJ.SJ.HJ.DJ.CA.CT.SA.ST.HA.D7", "DK.D8.HK.H9.SQ.S8.CK.C9.HT.DQ")
+    state = GameState.new(deal)
+    state.push(Bid(30))
+    assert player.choose(state.view(0)).move == Hold()
+
+
+def test_declarer_picks_up_discards_legally_and_declares():
+    player = HeuristicPlayer(seed=1)
+    deal = deal_with("DK.D8.HK.H9.SQ.S8.CK.C9.HT.DQ", "CJ.HJ.HA.HQ.H8.H7.SA.C8.SK.D7")
+    state = GameState.new(deal)
+    state.push_many([Bid(18), Pass(), Pass()])
+    move = player.choose(state.view(1)).move
+    assert isinstance(move, PickUp)
+    state.push(move)
+    move = player.choose(state.view(1)).move
+    assert isinstance(move, Discard)
+    state.push(move)
+    move = player.choose(state.view(1)).move
+    assert isinstance(move, Declare)
+    state.push(move)
+    assert state.phase == Phase.PLAY
+
+
+def test_same_seed_plays_the_same_games():
+    deals = [Deal.shuffled(s) for s in range(8)]
+    first = [play_game(d, [HeuristicPlayer(seed=3)] * 3).moves for d in deals]
+    second = [play_game(d, [HeuristicPlayer(seed=3)] * 3).moves for d in deals]
+    assert first == second
+
+
+def test_never_declares_an_overbid_game_when_a_legal_game_reaches_the_bid():
+    players = [HeuristicPlayer(seed=s) for s in range(3)]
+    for seed in range(150):
+        deal = Deal.shuffled(seed)
+        state = play_game(deal, players)
+        result = state.result()
+        if result is None or not result.overbid:
+            continue
+        cards_held = deal.hands[result.declarer] | deal.skat
+        for game in GameType:
+            decl = Declaration(game, hand=result.declaration.hand)
+            assert hand_eval.game_value(decl, cards_held) < result.bid
+
+
+def test_short_seeded_series_beats_two_random_players():
+    stats = run_series(60, seed=7, opponents="random")
+    heuristic, random_player = stats.types["heuristic"], stats.types["random"]
+    assert heuristic.seeger_fabian_per_player > random_player.seeger_fabian_per_player + 50
+    assert heuristic.won > heuristic.lost
+
+
+def test_short_seeded_self_play_bids_and_wins_most_games():
+    stats = run_series(60, seed=8)
+    assert stats.passed <= 6
+    assert stats.won >= 0.65 * stats.declared
+
+
+@pytest.mark.slow
+def test_series_against_random_players_300_deals_every_seat_arrangement():
+    stats = run_series(300, seed=1, opponents="random")
+    assert stats.types["heuristic"].seeger_fabian_per_player > stats.types["random"].seeger_fabian_per_player + 100
+
+
+@pytest.mark.slow
+def test_self_play_1000_deals_bids_and_wins_like_xskat_roughly():
+    stats = run_series(1000, seed=1)
+    assert stats.passed / stats.games < 0.04
+    assert stats.won / stats.declared > 0.74
+    assert 0.2 < stats.game_types[int(G)] / stats.declared < 0.45
