@@ -1,0 +1,107 @@
+"""The Textual app: the card table (``run_table``) and the replay (``run_replay``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from .persistence import TableSession, load_session, read_any_records, series_save_path
+from .settings import Settings, load_settings
+
+
+class SkatApp(App):
+    """Either the live table over a ``TableSession`` or the replay of ``records``."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Skat"
+
+    def __init__(
+        self,
+        *,
+        session: TableSession | None = None,
+        settings: Settings | None = None,
+        records: Sequence[Any] | None = None,
+        record_errors: Sequence[str] = (),
+        notices: Sequence[str] = (),
+        players: dict[int, Any] | None = None,
+    ) -> None:
+        super().__init__()
+        if (session is None) == (records is None):
+            raise ValueError("give either a session (table) or records (replay)")
+        self.session = session
+        self.settings = settings or Settings()
+        self.records = records
+        self.record_errors = record_errors
+        self.startup_notices = list(notices)
+        self.fixed_players = players
+        """Players by table position (1 West, 2 East) overriding the settings: tests and measure.py."""
+
+    def on_mount(self) -> None:
+        if self.session is not None:
+            from .screens.table import TableScreen
+
+            self.push_screen(TableScreen(self.session, self.settings, self.fixed_players))
+        else:
+            from .screens.replay_screen import ReplayScreen
+
+            self.push_screen(ReplayScreen(self.records, self.settings, self.record_errors))
+        for notice in self.startup_notices:
+            self.notify(notice, severity="warning", timeout=8)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        from .screens.table import TableScreen
+
+        table = next((s for s in self.screen_stack if isinstance(s, TableScreen)), None)
+        if table is not None:
+            yield SystemCommand("Score sheet", "Show the score sheet of the series", table.action_score_sheet)
+            yield SystemCommand("Settings", "Opponents, budgets, display", table.action_settings)
+            yield SystemCommand("Debug panel", "Show or hide the AI debug panel", table.action_toggle_debug)
+            yield SystemCommand("Last trick", "Show or hide the last trick", table.action_last_trick)
+            yield SystemCommand("Hint", "What an AI would do in your position", table.action_hint)
+            yield SystemCommand("New series", "Drop the scores and start over", table.new_series)
+            yield SystemCommand("Keys", "Every key binding", table.action_help)
+
+
+def open_session(seed: int | None, new_series: bool = False,
+                 save_path: Path | None = None) -> tuple[TableSession, list[str]]:
+    """The saved series to resume, or a new one; with notices for the user."""
+    path = save_path or series_save_path()
+    notices = []
+    session = None
+    if not new_series:
+        try:
+            session = load_session(path)
+        except ValueError as exc:
+            broken = path.with_suffix(".broken.json")
+            path.replace(broken)
+            notices.append(f"{exc}; kept as {broken.name}, starting a new series")
+    if session is not None:
+        if seed is not None and seed != session.seed:
+            notices.append(f"Resumed the saved series (seed {session.seed}); --seed {seed} applies to a new "
+                           "series (command palette: New series)")
+        return session, notices
+    return TableSession.new(seed, path), notices
+
+
+def run_table(seed: int | None, settings_overrides: dict) -> None:
+    """``skat``: the table; resumes a saved series unless ``new`` (or ``new_series``) is set in
+    the overrides; see ``Settings.with_overrides`` for the rest."""
+    overrides = dict(settings_overrides or {})
+    new_series = bool(overrides.pop("new_series", False)) | bool(overrides.pop("new", False))
+    settings = load_settings().with_overrides(overrides)
+    session, notices = open_session(seed, new_series)
+    SkatApp(session=session, settings=settings, notices=notices).run()
+
+
+def run_replay(path: str) -> None:
+    """``skat replay FILE``: pick a recorded game and step through it."""
+    records, errors = read_any_records(path)
+    if not records:
+        detail = f": {errors[0]}" if errors else ""
+        raise SystemExit(f"no readable games in {path}{detail}")
+    SkatApp(records=records, record_errors=errors, settings=load_settings()).run()

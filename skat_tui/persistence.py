@@ -1,0 +1,328 @@
+"""Nothing is lost: the series in progress is saved after every move, and
+every finished game is appended to a record file.
+
+The save file is JSON: the series seed, every finished game and the current
+one as a deal plus the list of moves.  Results are not stored; they are
+recomputed by replaying the moves with ``GameState``, so a save can never
+disagree with the rules.  Writes go to a temporary file that replaces the
+old one, so a closed terminal loses at most the move being made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.cards import Card, CardSet
+from engine.game import (
+    Bid, Deal, Declare, Discard, GameState, Hold, Leave, Move, Pass, PickUp, Play, Resign, ShowCards,
+)
+from engine.scoring import Declaration
+from engine.series import Series
+
+from .settings import data_dir
+
+SAVE_VERSION = 1
+TABLE_NAMES = ("You", "West", "East")
+"""Names by table position: you sit south, West plays after you, then East."""
+HUMAN_POSITION = 0
+
+SeatMove = tuple[int, Move]
+
+
+# ---------------------------------------------------------------- moves as JSON
+
+
+def encode_move(move: Move) -> list[Any]:
+    if isinstance(move, Bid):
+        return ["bid", move.value]
+    if isinstance(move, Hold):
+        return ["hold"]
+    if isinstance(move, Pass):
+        return ["pass"]
+    if isinstance(move, PickUp):
+        return ["pickup"]  # the full state knows the skat; a view never gets saved
+    if isinstance(move, Discard):
+        return ["discard", str(CardSet(move.cards)) if move.cards is not None else None]
+    if isinstance(move, Declare):
+        return ["declare", move.declaration.iss()]
+    if isinstance(move, Play):
+        return ["play", move.card.name]
+    if isinstance(move, Resign):
+        return ["resign", move.seat]
+    if isinstance(move, ShowCards):
+        return ["show", move.seat]
+    if isinstance(move, Leave):
+        return ["leave", move.seat, move.timeout]
+    raise TypeError(f"not a move: {move!r}")
+
+
+def decode_move(data: list[Any]) -> Move:
+    kind, *args = data
+    if kind == "bid":
+        return Bid(int(args[0]))
+    if kind == "hold":
+        return Hold()
+    if kind == "pass":
+        return Pass()
+    if kind == "pickup":
+        return PickUp()
+    if kind == "discard":
+        return Discard(CardSet.from_str(args[0]).mask if args[0] is not None else None)
+    if kind == "declare":
+        return Declare(Declaration.from_iss(args[0]))
+    if kind == "play":
+        return Play(Card.from_str(args[0]))
+    if kind == "resign":
+        return Resign(int(args[0]))
+    if kind == "show":
+        return ShowCards(int(args[0]))
+    if kind == "leave":
+        return Leave(int(args[0]), bool(args[1]))
+    raise ValueError(f"unknown move kind {kind!r}")
+
+
+def encode_game(deal: Deal, moves: Iterable[SeatMove]) -> dict[str, Any]:
+    return {"deal": [c.name for c in deal.order()], "moves": [[seat, *encode_move(m)] for seat, m in moves]}
+
+
+def decode_game(data: dict[str, Any]) -> tuple[Deal, list[SeatMove]]:
+    deal = Deal.from_order([Card.from_str(c) for c in data["deal"]])
+    moves = [(int(item[0]), decode_move(item[1:])) for item in data["moves"]]
+    return deal, moves
+
+
+def replay_moves(deal: Deal, moves: Iterable[SeatMove]) -> GameState:
+    """The full state after ``moves``; raises IllegalMoveError if they do not fit."""
+    state = GameState.new(deal)
+    for seat, move in moves:
+        state.push(move)
+    return state
+
+
+# ---------------------------------------------------------------- the series
+
+
+@dataclass
+class FinishedGame:
+    deal: Deal
+    moves: list[SeatMove]
+    seats: tuple[int, int, int]
+    """Table position of the player in each seat (0 forehand)."""
+
+
+def deal_for(seed: int, number: int) -> Deal:
+    """The deal of game ``number`` of the series with ``seed``; independent of
+    earlier games, so a resumed series deals the same cards."""
+    return Deal.shuffled(random.Random(f"skat-table:{seed}:{number}"))
+
+
+@dataclass
+class TableSession:
+    """The series at the table: finished games, the game in play, the save file."""
+
+    seed: int
+    series: Series = field(default_factory=lambda: Series(TABLE_NAMES))
+    finished: list[FinishedGame] = field(default_factory=list)
+    state: GameState | None = None
+    save_path: Path | None = None
+
+    @classmethod
+    def new(cls, seed: int | None, save_path: Path | None = None) -> TableSession:
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 31)
+        return cls(seed=seed, save_path=save_path)
+
+    # --- seats ---------------------------------------------------------
+
+    @property
+    def game_number(self) -> int:
+        """1-based number of the current (or next) game."""
+        return len(self.series.entries) + 1
+
+    @property
+    def seats(self) -> tuple[int, int, int]:
+        """Table position of the player in each seat for the current game."""
+        return self.series.seats_for(self.series.next_dealer)
+
+    @property
+    def dealer_position(self) -> int:
+        return self.series.next_dealer
+
+    def seat_of(self, position: int) -> int:
+        return self.seats.index(position)
+
+    @property
+    def human_seat(self) -> int:
+        return self.seat_of(HUMAN_POSITION)
+
+    def names_by_seat(self) -> tuple[str, str, str]:
+        seats = self.seats
+        return (TABLE_NAMES[seats[0]], TABLE_NAMES[seats[1]], TABLE_NAMES[seats[2]])
+
+    # --- play ----------------------------------------------------------
+
+    def start_game(self) -> GameState:
+        """Deal the next game (or keep the one in progress)."""
+        if self.state is None or self.state.is_over:
+            self.state = GameState.new(deal_for(self.seed, self.game_number))
+            self.save()
+        return self.state
+
+    def push(self, move: Move) -> None:
+        """Apply a move of the seat to move and save; IllegalMoveError leaves all unchanged."""
+        assert self.state is not None
+        self.state.push(move)
+        self.save()
+
+    def finish_game(self) -> FinishedGame:
+        """Score the finished (or passed-in) game into the series and save."""
+        assert self.state is not None and self.state.is_over
+        game = FinishedGame(self.state.deal, list(self.state.moves), self.seats)
+        self.series.record(self.state.result())
+        self.finished.append(game)
+        self.state = None  # the next start_game deals; a save never holds a game twice
+        self.save()
+        return game
+
+    # --- saving --------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        current = None
+        if self.state is not None:
+            current = encode_game(self.state.deal, self.state.moves)
+        return {
+            "version": SAVE_VERSION,
+            "seed": self.seed,
+            "first_dealer": self.series.first_dealer,
+            "games": [encode_game(g.deal, g.moves) for g in self.finished],
+            "current": current,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], save_path: Path | None = None) -> TableSession:
+        if data.get("version") != SAVE_VERSION:
+            raise ValueError(f"unknown save version {data.get('version')!r}")
+        session = cls(seed=int(data["seed"]), series=Series(TABLE_NAMES, int(data["first_dealer"])),
+                      save_path=save_path)
+        for raw in data["games"]:
+            deal, moves = decode_game(raw)
+            seats = session.seats
+            state = replay_moves(deal, moves)
+            session.series.record(state.result())
+            session.finished.append(FinishedGame(deal, moves, seats))
+        if data.get("current"):
+            deal, moves = decode_game(data["current"])
+            session.state = replay_moves(deal, moves)
+        return session
+
+    def save(self) -> None:
+        if self.save_path is None:
+            return
+        self.save_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.save_path.with_suffix(".tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(self.to_json(), f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.save_path)
+
+    def discard_save(self) -> None:
+        if self.save_path is not None and self.save_path.exists():
+            self.save_path.unlink()
+
+
+def series_save_path() -> Path:
+    return data_dir() / "current-series.json"
+
+
+def load_session(path: Path | None = None) -> TableSession | None:
+    """The saved series, or None when there is none; raises ValueError if it is damaged."""
+    path = path or series_save_path()
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return TableSession.from_json(data, save_path=path)
+    except (KeyError, IndexError, TypeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"the saved series in {path} is damaged: {exc}") from exc
+
+
+# ---------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A recorded game as the replay reads it (the shape of engine.record's records)."""
+
+    deal: Deal
+    moves: list[SeatMove]
+    id: str
+    players: tuple[str, str, str]
+
+
+JSONL_RECORDS = "games.jsonl"
+ISS_RECORDS = "games.sgf"
+
+
+def append_record(state: GameState, game_id: str, players: tuple[str, str, str],
+                  directory: Path | None = None) -> tuple[Path, str | None]:
+    """Append a finished game to the record file; returns the file and a
+    notice if the ISS writer was unavailable and JSON lines were written instead."""
+    directory = directory or data_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    notice = None
+    try:
+        from engine.record import GameRecord, format_record
+    except ImportError:
+        notice = "engine.record is not available yet: games are recorded as JSON lines"
+    else:
+        try:
+            text = format_record(GameRecord.from_state(state, id=game_id, players=players))
+            path = directory / ISS_RECORDS
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(text.rstrip("\n") + "\n")
+            return path, None
+        except Exception as exc:  # a writer bug must not lose the game: fall back below
+            notice = f"ISS record writer failed ({exc}); game saved as JSON lines"
+    path = directory / JSONL_RECORDS
+    line = {"id": game_id, "players": list(players), **encode_game(state.deal, state.moves)}
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(line) + "\n")
+    return path, notice
+
+
+def read_jsonl_records(path: Path) -> tuple[list[StoredGame], list[str]]:
+    """Games from a JSON-lines record file, and an error per unreadable line."""
+    games, errors = [], []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            deal, moves = decode_game(data)
+            replay_moves(deal, moves)  # reject games whose moves do not fit the deal
+            players = tuple(data.get("players") or ("forehand", "middlehand", "rearhand"))
+            games.append(StoredGame(deal, moves, str(data.get("id", number)), players))
+        except Exception as exc:
+            errors.append(f"line {number}: {exc}")
+    return games, errors
+
+
+def read_any_records(path: str | Path) -> tuple[list[Any], list[str]]:
+    """Records from a JSON-lines file (ours) or an ISS file (engine.record)."""
+    path = Path(path)
+    if path.suffix == ".jsonl" or path.suffix == ".json":
+        return read_jsonl_records(path)
+    try:
+        from engine.record import read_records
+    except ImportError:
+        # Without the ISS reader, a JSON-lines file under another name still works.
+        return read_jsonl_records(path)
+    records, errors = read_records(path)
+    return list(records), [str(e) for e in errors]

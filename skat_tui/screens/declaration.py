@@ -1,0 +1,157 @@
+"""The declaration dialog: game type and announcements, illegal choices
+disabled with the engine's reason."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Label, RadioButton, RadioSet, Static
+
+from engine.cards import GERMAN_SUIT_NAMES, Suit
+from engine.game import GameState
+from engine.rules import GameType
+from engine.scoring import Declaration
+
+GAME_ORDER = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS, GameType.GRAND, GameType.NULL)
+FLAGS = ("schneider", "schwarz", "ouvert")
+FLAG_KEYS = {"schneider": "x", "schwarz": "z", "ouvert": "o"}
+
+
+def game_label(game: GameType, german: bool) -> str:
+    if game.is_suit:
+        name = GERMAN_SUIT_NAMES[Suit(game)] if german else game.label
+        return f"{game.symbol} {name}"
+    return game.label
+
+
+class DeclarationDialog(ModalScreen[Declaration | None]):
+    """Returns the chosen Declaration, or None when cancelled (Escape)."""
+
+    BINDINGS = [
+        *(Binding(str(i + 1), f"choose_game({i})", game_label(g, False), show=False)
+          for i, g in enumerate(GAME_ORDER)),
+        Binding("x", "toggle_flag('schneider')", "Schneider", show=False),
+        Binding("z", "toggle_flag('schwarz')", "Schwarz", show=False),
+        Binding("o", "toggle_flag('ouvert')", "Ouvert", show=False),
+        Binding("enter", "declare", "Declare", priority=True),
+        Binding("escape", "cancel", "Back"),
+    ]
+
+    def __init__(self, state: GameState, german: bool = False) -> None:
+        super().__init__()
+        self.state = state
+        self.german = german
+        self.hand = not state.skat_taken
+        self.game = GAME_ORDER[0]
+        self.flags = {name: False for name in FLAGS}
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="declare-dialog"):
+            kind = "hand game" if self.hand else "after taking the skat"
+            yield Label(f"Declare a game ({kind}, bid {self.state.bid})", id="declare-title")
+            with Horizontal(id="declare-body"):
+                with RadioSet(id="games"):
+                    for i, game in enumerate(GAME_ORDER):
+                        yield RadioButton(f"{i + 1} {game_label(game, self.german)}", id=f"game-{game.name}",
+                                          value=i == 0)
+                with Vertical(id="flags"):
+                    yield Checkbox("Hand", value=self.hand, disabled=True, id="flag-hand")
+                    for name in FLAGS:
+                        yield Checkbox(f"{name.capitalize()} ({FLAG_KEYS[name]})", id=f"flag-{name}")
+            yield Static("", id="declare-reason")
+            with Horizontal(classes="buttons"):
+                yield Button("Declare (Enter)", id="declare", variant="primary")
+                yield Button("Back (Esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.refresh_choices()
+        self.query_one(RadioSet).focus()
+
+    # --- the current choice ---------------------------------------------
+
+    def declaration(self, game: GameType | None = None, **changes: bool) -> Declaration:
+        flags = {**self.flags, **changes}
+        game = self.game if game is None else game
+        if game == GameType.NULL:
+            return Declaration(game, hand=self.hand, ouvert=flags["ouvert"])
+        return Declaration(game, hand=self.hand, schneider=flags["schneider"] or flags["schwarz"],
+                           schwarz=flags["schwarz"], ouvert=flags["ouvert"])
+
+    def problem(self, decl: Declaration) -> str | None:
+        return self.state.declaration_problem(decl)
+
+    def refresh_choices(self) -> None:
+        """Disable what the engine forbids and say why."""
+        for game in GAME_ORDER:
+            button = self.query_one(f"#game-{game.name}", RadioButton)
+            # A game is offered if it is legal without announcements.
+            reason = self.problem(Declaration(game, hand=self.hand))
+            button.disabled = reason is not None
+            button.tooltip = reason
+        for name in FLAGS:
+            box = self.query_one(f"#flag-{name}", Checkbox)
+            reason = None if self.flags[name] else self.problem(self.declaration(**{name: True}))
+            box.disabled = reason is not None
+            box.tooltip = reason
+            implied = self.game != GameType.NULL and (
+                (name == "schneider" and (self.flags["schwarz"] or self.flags["ouvert"]))
+                or (name == "schwarz" and self.flags["ouvert"])
+            )
+            with box.prevent(Checkbox.Changed):
+                box.value = self.flags[name] or implied
+        decl = self.declaration()
+        problem = self.problem(decl)
+        reasons = [f"{name}: {box.tooltip}" for name in FLAGS
+                   if (box := self.query_one(f"#flag-{name}", Checkbox)).disabled and box.tooltip]
+        summary = f"✗ {problem}" if problem else f"✓ {decl.describe()}"
+        if reasons and not problem:
+            summary += "\n" + "\n".join(f"  ({r})" for r in reasons)
+        self.query_one("#declare-reason", Static).update(summary)
+        self.query_one("#declare", Button).disabled = problem is not None
+
+    # --- events -------------------------------------------------------------
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        self.game = GAME_ORDER[event.index]
+        if self.game == GameType.NULL:
+            self.flags["schneider"] = self.flags["schwarz"] = False
+        self.refresh_choices()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        name = (event.checkbox.id or "").removeprefix("flag-")
+        if name in self.flags:
+            self.flags[name] = event.value
+            self.refresh_choices()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "declare":
+            self.action_declare()
+        else:
+            self.action_cancel()
+
+    def action_choose_game(self, index: int) -> None:
+        button = self.query_one(f"#game-{GAME_ORDER[index].name}", RadioButton)
+        if button.disabled:
+            self.notify(f"{GAME_ORDER[index].label}: {button.tooltip}", severity="warning")
+            return
+        button.value = True
+
+    def action_toggle_flag(self, name: str) -> None:
+        box = self.query_one(f"#flag-{name}", Checkbox)
+        if box.disabled:
+            self.notify(f"{name.capitalize()}: {box.tooltip}", severity="warning")
+            return
+        box.value = not self.flags[name]
+
+    def action_declare(self) -> None:
+        decl = self.declaration()
+        problem = self.problem(decl)
+        if problem:
+            self.notify(problem, severity="error")
+            return
+        self.dismiss(decl)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

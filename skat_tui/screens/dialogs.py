@@ -1,0 +1,172 @@
+"""Small modal screens: confirm, keys help, result, score sheet, game picker."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine.scoring import GameResult
+from engine.series import Series
+
+from ..widgets.score_sheet import ScoreSheet
+from ..widgets.table import describe_declaration
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Yes/no question; y/Enter confirm, n/Escape decline."""
+
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question, id="question")
+            with Horizontal(classes="buttons"):
+                yield Button("Yes (y)", id="yes", variant="primary")
+                yield Button("No (n)", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every key binding of the screen underneath, grouped."""
+
+    BINDINGS = [Binding("escape,q,question_mark", "close", "Close")]
+
+    def __init__(self, groups: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> None:
+        super().__init__()
+        self.groups = groups
+
+    def compose(self) -> ComposeResult:
+        text = Text()
+        for title, keys in self.groups:
+            text.append(f"{title}\n", style="bold underline")
+            for key, description in keys:
+                text.append(f"  {key:<14}", style="bold cyan")
+                text.append(f"{description}\n")
+            text.append("\n")
+        text.append("Ctrl+P opens the command palette. Escape closes this list.", style="dim")
+        with VerticalScroll(classes="dialog wide"):
+            yield Static(text, id="help-text")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def result_lines(result: GameResult | None, names: Sequence[str], german: bool = False) -> list[str]:
+    """The game's result in words: card points, matadors, each multiplier, value, overbid."""
+    if result is None:
+        return ["All three passed: the game is passed in."]
+    who = names[result.declarer]
+    outcome = "won" if result.won else "lost"
+    lines = [f"{who} played {describe_declaration(result.declaration, german)} and {outcome}."]
+    if result.end not in ("played", "null_trick"):
+        lines.append(f"The game ended early: {result.end.replace('_', ' ')}.")
+    lines.append(f"Bid {result.bid} · card points: declarer {result.declarer_points}, "
+                 f"defenders {result.defender_points} · tricks {result.declarer_tricks}:{result.defender_tricks}")
+    if result.declaration.game.name == "NULL":
+        lines.append(f"Null game: fixed value {result.game_value}")
+    else:
+        mats = result.matadors
+        lines.append(f"Matadors: {'with' if mats > 0 else 'without'} {abs(mats)}")
+        steps = " + ".join(f"{name} {count}" for name, count in result.multipliers)
+        lines.append(f"Multiplier: {steps} = {result.multiplier}")
+        base = result.declaration.game.base_value
+        lines.append(f"Game value: {result.multiplier} × {base} = {result.multiplier * base}")
+        if result.schneider or result.schwarz:
+            lines.append("Schwarz" if result.schwarz else "Schneider")
+    if result.overbid:
+        lines.append(f"Overbid: the game does not reach the bid of {result.bid}; "
+                     f"it counts as lost at {result.game_value}.")
+    lines.append(f"Score: {who} {result.value:+d} (plain); Seeger-Fabian "
+                 + ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(result.seeger_fabian()) if v))
+    return lines
+
+
+class ResultScreen(ModalScreen[None]):
+    """After a game: the result in full, then the score sheet; Enter deals the next game."""
+
+    BINDINGS = [Binding("enter,n,escape", "close", "Next game", priority=True)]
+
+    def __init__(self, result: GameResult | None, names: Sequence[str], series: Series,
+                 german: bool = False) -> None:
+        super().__init__()
+        self.result, self.names, self.series, self.german = result, names, series, german
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide", id="result-dialog"):
+            text = Text("\n".join(result_lines(self.result, self.names, self.german)))
+            if self.result is not None:
+                text.stylize("bold green" if self.result.won else "bold red", 0, len(text.plain.split("\n")[0]))
+            yield Static(text, id="result-text")
+            yield ScoreSheet(self.series, id="result-scores")
+            yield Button("Next game (Enter)", id="next", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ScoreSheetScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,t,q", "close", "Close")]
+
+    def __init__(self, series: Series) -> None:
+        super().__init__()
+        self.series = series
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label("Score sheet — plain list and Seeger-Fabian (SF); ↑/↓ scroll, Escape closes")
+            yield ScoreSheet(self.series, id="score-sheet")
+
+    def on_mount(self) -> None:
+        self.query_one(ScoreSheet).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class GamePickerScreen(ModalScreen[int | None]):
+    """Pick a recorded game to replay."""
+
+    BINDINGS = [Binding("escape", "close", "Cancel")]
+
+    def __init__(self, titles: Iterable[str], current: int = 0) -> None:
+        super().__init__()
+        self.titles = list(titles)
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label(f"{len(self.titles)} games — Enter opens one")
+            yield OptionList(*(Option(t, id=str(i)) for i, t in enumerate(self.titles)), id="games")
+
+    def on_mount(self) -> None:
+        games = self.query_one(OptionList)
+        games.highlighted = self.current
+        games.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

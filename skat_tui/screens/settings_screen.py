@@ -1,0 +1,110 @@
+"""The settings screen: opponents, hint player, display; returns new Settings."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static, Switch
+
+from ..settings import EVALUATIONS, OPPONENT_NAMES, PLAYER_KINDS, OpponentSettings, Settings
+
+
+def _optional_float(text: str) -> float | None:
+    text = text.strip()
+    return float(text) if text else None
+
+
+def _optional_int(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text else None
+
+
+class SettingsScreen(ModalScreen[Settings | None]):
+    """Edit and save; empty budget fields mean 'no limit of this kind'."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def _player_rows(self, key: str, title: str, opponent: OpponentSettings) -> ComposeResult:
+        yield Label(title, classes="settings-title")
+        with Horizontal(classes="settings-row"):
+            yield Label("type", classes="settings-label")
+            yield Select([(k, k) for k in PLAYER_KINDS], value=opponent.kind, allow_blank=False,
+                         id=f"{key}-kind", compact=True)
+            yield Label("evaluation", classes="settings-label")
+            yield Select([(e, e) for e in EVALUATIONS], value=opponent.evaluation, allow_blank=False,
+                         id=f"{key}-evaluation", compact=True)
+        with Horizontal(classes="settings-row"):
+            yield Label("seconds", classes="settings-label")
+            yield Input("" if opponent.budget is None else f"{opponent.budget:g}", type="number",
+                        id=f"{key}-budget", compact=True, placeholder="none")
+            yield Label("simulations", classes="settings-label")
+            yield Input("" if opponent.simulations is None else str(opponent.simulations), type="integer",
+                        id=f"{key}-simulations", compact=True, placeholder="none")
+            yield Label("repetitions", classes="settings-label")
+            yield Input(str(opponent.repetitions), type="integer", id=f"{key}-repetitions", compact=True)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog wide", id="settings-dialog"):
+            yield Label("Settings (saved to your config directory)", id="settings-heading")
+            for i, name in enumerate(OPPONENT_NAMES):
+                yield from self._player_rows(f"opp{i}", f"{name} opponent", self.settings.opponents[i])
+            yield from self._player_rows("hint", "Hint and analysis player", self.settings.hint)
+            yield Label("Display", classes="settings-title")
+            with Horizontal(classes="settings-row"):
+                yield Label("German names (B D K A)", classes="settings-label wide-label")
+                yield Switch(self.settings.german, id="german")
+            with Horizontal(classes="settings-row"):
+                yield Label("least seconds per AI move", classes="settings-label wide-label")
+                yield Input(f"{self.settings.ai_delay:g}", type="number", id="ai-delay", compact=True)
+            yield Static("", id="settings-error")
+            with Horizontal(classes="buttons"):
+                yield Button("Save (Ctrl+S)", id="save", variant="primary")
+                yield Button("Cancel (Esc)", id="cancel")
+
+    def _read_player(self, key: str) -> OpponentSettings:
+        return OpponentSettings(
+            kind=str(self.query_one(f"#{key}-kind", Select).value),
+            evaluation=str(self.query_one(f"#{key}-evaluation", Select).value),
+            budget=_optional_float(self.query_one(f"#{key}-budget", Input).value),
+            simulations=_optional_int(self.query_one(f"#{key}-simulations", Input).value),
+            repetitions=_optional_int(self.query_one(f"#{key}-repetitions", Input).value) or 1,
+        )
+
+    def read(self) -> Settings:
+        """The settings as entered; raises ValueError for values out of range."""
+        settings = Settings(
+            opponents=[self._read_player("opp0"), self._read_player("opp1")],
+            german=self.query_one("#german", Switch).value,
+            ai_delay=_optional_float(self.query_one("#ai-delay", Input).value) or 0.0,
+            hint=self._read_player("hint"),
+        )
+        for player in (*settings.opponents, settings.hint):
+            player.limit()  # Limit validates the budget
+            if player.repetitions < 1:
+                raise ValueError("repetitions must be at least 1")
+        if settings.ai_delay < 0:
+            raise ValueError("the least time per AI move cannot be negative")
+        return settings
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.action_cancel()
+
+    def action_save(self) -> None:
+        try:
+            settings = self.read()
+        except ValueError as exc:
+            self.query_one("#settings-error", Static).update(f"✗ {exc}")
+            return
+        self.dismiss(settings)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

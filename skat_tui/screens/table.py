@@ -1,0 +1,691 @@
+"""The live table: you in the south seat against two computer opponents.
+
+The screen keeps no rules of its own: it shows the engine's state, offers the
+engine's legal moves, and hands every move to ``GameState.push`` (through the
+session, which saves after each one).  AI opponents think in workers via
+``engine.service``; their snapshots arrive as messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import traceback
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+from textual.worker import Worker, WorkerState
+
+from engine.analysis import Analysis
+from engine.cards import Card, CardSet
+from engine.game import Bid, Discard, GameState, Hold, IllegalMoveError, Move, Pass, Phase, PickUp, Play, Declare
+from engine.limits import Limit
+from engine.players.base import Player
+from engine.scoring import Declaration
+from engine.service import start_search
+
+from ..messages import AnalysisUpdated, CardClicked, HintReady, MoveChosen
+from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession, append_record
+from ..players import PlayerChoice, resolve_player
+from ..settings import Settings, save_settings
+from ..widgets.cards import HandRow
+from ..widgets.debug_panel import DebugPanel
+from ..widgets.table import TableView
+from .declaration import DeclarationDialog
+from .dialogs import ConfirmScreen, HelpScreen, ResultScreen, ScoreSheetScreen
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+HINT_TOKEN_BASE = 1_000_000_000  # hint searches never share a token with an opponent's decision
+
+
+def describe_move(move: Move, german: bool = False) -> str:
+    if isinstance(move, Bid):
+        return f"bids {move.value}"
+    if isinstance(move, Hold):
+        return "holds"
+    if isinstance(move, Pass):
+        return "passes"
+    if isinstance(move, PickUp):
+        return "takes the skat"
+    if isinstance(move, Discard):
+        return "discards two cards"
+    if isinstance(move, Declare):
+        return f"declares {move.declaration.describe()}"
+    if isinstance(move, Play):
+        return f"plays {Card(move.card).unicode(german)}"  # players may hand back a plain int
+    return str(move)
+
+
+class TableScreen(Screen):
+    """One series at the table; a new game is dealt after each result."""
+
+    BINDINGS = [
+        Binding("b", "bid", "Bid"),
+        Binding("y", "hold", "Hold"),
+        Binding("p", "pass_bid", "Pass"),
+        Binding("s", "take_skat", "Take skat"),
+        Binding("h", "hand_game", "Hand game"),
+        Binding("left", "cursor(-1)", "←", show=False),
+        Binding("right", "cursor(1)", "→", show=False),
+        Binding("enter,space", "choose", "Play/pick", key_display="⏎"),
+        *(Binding(key, f"pick({i})", f"Card {i + 1}", show=False) for i, key in enumerate("1234567890")),
+        Binding("x", "discard", "Discard"),
+        Binding("k", "declare", "Declare"),
+        Binding("n", "next_game", "Next game"),
+        Binding("l", "last_trick", "Last trick"),
+        Binding("t", "score_sheet", "Scores"),
+        Binding("d", "toggle_debug", "Debug"),
+        Binding("i", "hint", "Hint"),
+        Binding("o", "settings", "Settings"),
+        Binding("question_mark", "help", "Keys"),
+        Binding("q", "quit_table", "Quit"),
+        Binding("ctrl+c", "quit_now", "Quit now", show=False, priority=True),
+    ]
+
+    PHASE_ACTIONS = {
+        "bid": (Phase.BIDDING,), "hold": (Phase.BIDDING,), "pass_bid": (Phase.BIDDING,),
+        "take_skat": (Phase.SKAT,), "hand_game": (Phase.SKAT,),
+        "discard": (Phase.DISCARD,), "declare": (Phase.DECLARE,),
+        "choose": (Phase.DISCARD, Phase.PLAY), "pick": (Phase.DISCARD, Phase.PLAY),
+        "cursor": (Phase.DISCARD, Phase.PLAY),
+        "hint": (Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY),
+    }
+
+    def __init__(self, session: TableSession, settings: Settings,
+                 players: dict[int, Player] | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.settings = settings
+        self.fixed_players = dict(players or {})
+        """Players by table position that override the settings (tests, measurements)."""
+        self.players: dict[int, PlayerChoice] = {}
+        """The AI at each opponent's table position (1 West, 2 East)."""
+        self.state: GameState | None = None
+        """The game on the table (stays after it ends, while the result shows)."""
+        self.names: tuple[str, str, str] = TABLE_NAMES
+        self.human_seat = 0
+        self.positions: tuple[int, int, int] = (0, 1, 2)
+        self.selected: int = 0
+        """Cards chosen for the discard (mask)."""
+        self.message = ""
+        self.message_is_error = False
+        self._token = 0
+        self._thinking: tuple[int, int, float] | None = None
+        """(seat, token, start time) of the AI decision in progress."""
+        self._simulations = 0
+        self._searches: set = set()
+        self._result_pending = False
+        self._bindings_signature: tuple | None = None
+        self.last_analysis: tuple[str, Analysis] | None = None
+
+    # ------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield TableView(id="table")
+        yield Static("", id="status")
+        with Horizontal(id="actions"):
+            yield Button("Bid", id="btn-bid", compact=True)
+            yield Button("Hold (y)", id="btn-hold", compact=True)
+            yield Button("Pass (p)", id="btn-pass", compact=True)
+            yield Button("Take skat (s)", id="btn-skat", compact=True)
+            yield Button("Hand game (h)", id="btn-hand", compact=True)
+            yield Button("Discard (x)", id="btn-discard", compact=True)
+            yield Button("Declare (k)", id="btn-declare", compact=True)
+            yield Button("Next game (n)", id="btn-next", compact=True)
+        yield DebugPanel(id="debug")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.seat_players()
+        self.set_interval(0.1, self._tick_thinking)
+        self.begin_game()
+
+    # ------------------------------------------------------------ players
+
+    def seat_players(self) -> None:
+        """(Re)create the opponents from the settings; fallbacks are announced."""
+        for position, opponent in zip((1, 2), self.settings.opponents):
+            if position in self.fixed_players:
+                player = self.fixed_players[position]
+                self.players[position] = PlayerChoice(player, player.name)
+                continue
+            choice = resolve_player(opponent.kind, seed=self.session.seed + position, **opponent.params())
+            self.players[position] = choice
+            if choice.notice:
+                self.notify(f"{TABLE_NAMES[position]}: {choice.notice}", severity="warning", timeout=8)
+
+    def player_label(self, position: int) -> str:
+        if position == HUMAN_POSITION:
+            return "human"
+        choice = self.players.get(position)
+        if choice is None:
+            return ""
+        opponent = self.settings.opponents[position - 1]
+        if position not in self.fixed_players and choice.kind == opponent.kind and choice.kind != "heuristic":
+            return opponent.describe()
+        return choice.kind
+
+    def limit_for(self, position: int) -> Limit | None:
+        return self.settings.opponents[position - 1].limit()
+
+    # ------------------------------------------------------------ the game
+
+    def begin_game(self) -> None:
+        resumed = self.session.state is not None and bool(self.session.state.moves)
+        self.state = self.session.start_game()
+        self.names = self.session.names_by_seat()
+        self.human_seat = self.session.human_seat
+        self.positions = self.session.seats
+        self.selected = 0
+        self._result_pending = False
+        self.query_one(TableView).show_last_trick = False
+        number = self.session.game_number
+        self.say(f"{'Resumed' if resumed else 'Dealt'} game {number}: you are {self._role()}.")
+        if resumed:
+            self.notify(f"Resumed game {number} of the series (seed {self.session.seed}).", title="Welcome back")
+        self.refresh_table()
+        self.advance()
+
+    def _role(self) -> str:
+        return ("forehand", "middlehand", "rearhand (dealer)")[self.human_seat]
+
+    @property
+    def my_turn(self) -> bool:
+        return self.state is not None and not self.state.is_over and self.state.to_move == self.human_seat
+
+    def advance(self) -> None:
+        """Whoever is to move: wait for the human, or start an AI; or end the game."""
+        state = self.state
+        if state is None:
+            return
+        if state.is_over:
+            self.end_game()
+            return
+        seat = state.to_move
+        if seat == self.human_seat:
+            self.prompt_human()
+            if state.phase == Phase.DECLARE:
+                self.action_declare()
+        else:
+            self.think(seat)
+        self.update_bindings()
+
+    def apply(self, seat: int, move: Move) -> bool:
+        """Play ``move`` for ``seat``; False (with the engine's reason shown) if illegal."""
+        assert self.state is not None
+        if self.state.to_move != seat:
+            self.say(f"Not your turn: {self.names[self.state.to_move]} is to move.", error=True)
+            return False
+        try:
+            self.session.push(move)
+        except IllegalMoveError as exc:
+            if seat == self.human_seat:
+                self.say(f"Not allowed: {exc}", error=True)
+                self.notify(str(exc), title="Illegal move", severity="error")
+            raise
+        if seat != self.human_seat:
+            self.say(f"{self.names[seat]} {describe_move(move, self.settings.german)}.")
+        self.selected = 0
+        self.refresh_table()
+        self.advance()
+        return True
+
+    def human_move(self, move: Move) -> None:
+        if not self.my_turn:
+            who = self.names[self.state.to_move] if self.state and self.state.to_move is not None else "nobody"
+            self.say(f"Not your turn: {who} is to move.", error=True)
+            return
+        try:
+            self.apply(self.human_seat, move)
+        except IllegalMoveError:
+            self.refresh_table()
+
+    def end_game(self) -> None:
+        if self._result_pending:
+            return
+        self._result_pending = True
+        state = self.state
+        result = state.result()
+        number = self.session.game_number
+        game_id = f"{self.session.seed}-{number}"
+        self.session.finish_game()
+        try:
+            path, notice = append_record(state, game_id, self.names)
+        except OSError as exc:
+            self.notify(f"Could not write the game record: {exc}", severity="error")
+        else:
+            if notice:
+                self.notify(notice, severity="warning", timeout=6)
+        self.say("All three passed." if result is None else f"Game {number} is over.")
+        self.refresh_table()
+        self.update_bindings()
+        self.app.push_screen(ResultScreen(result, self.names, self.session.series, self.settings.german),
+                             callback=lambda _: self.next_game())
+
+    def next_game(self) -> None:
+        if self.state is not None and self.state.is_over:
+            self.begin_game()
+
+    # ------------------------------------------------------------ AI thinking
+
+    def think(self, seat: int) -> None:
+        assert self.state is not None
+        position = self.positions[seat]
+        choice = self.players[position]
+        self._token += 1
+        self._thinking = (seat, self._token, time.monotonic())
+        self._simulations = 0
+        self.run_ai(seat, choice.player, self.state.view(seat), self.limit_for(position), self._token)
+
+    @work(exclusive=True, group="ai", exit_on_error=False)
+    async def run_ai(self, seat: int, player: Player, view: GameState, limit: Limit | None, token: int) -> None:
+        started = time.monotonic()
+        search = start_search(player, view, limit)
+        self._searches.add(search)
+        try:
+            async for analysis in search:
+                self.post_message(AnalysisUpdated(seat, analysis, token))
+            decision = await search.result()
+        finally:
+            search.stop()  # a cancelled worker (quit, new game) stops the player at once
+            self._searches.discard(search)
+        # Keep very fast players visible for a moment, so a human can follow.
+        remaining = self.settings.ai_delay - (time.monotonic() - started)
+        if remaining > 0:
+            await asyncio.sleep(remaining)
+        self.post_message(MoveChosen(seat, decision.move, decision.analysis, token))
+
+    def stop_thinking(self) -> None:
+        for search in list(self._searches):
+            search.stop()
+        self.workers.cancel_group(self, "ai")
+        self.workers.cancel_group(self, "hint")
+        self._thinking = None
+
+    def on_analysis_updated(self, message: AnalysisUpdated) -> None:
+        if message.token >= HINT_TOKEN_BASE:
+            name = f"Hint for {self.names[message.seat]}"
+        elif self._thinking is None or message.token != self._thinking[1]:
+            return  # from an abandoned search
+        else:
+            name = self.names[message.seat]
+            self._simulations = message.analysis.worlds
+        self.last_analysis = (name, message.analysis)
+        self.query_one(DebugPanel).show_analysis(message.analysis, name)
+
+    def on_move_chosen(self, message: MoveChosen) -> None:
+        if self._thinking is None or message.token != self._thinking[1]:
+            return
+        seat = message.seat
+        self._thinking = None
+        self.query_one(TableView).query_one(f"#seat-{self._spot(seat)}").set_thinking("")
+        if message.analysis is None:
+            player = self.players[self.positions[seat]].player
+            self.query_one(DebugPanel).show_note(
+                f"{self.names[seat]} ({player.name}) reported no analysis for: {describe_move(message.move)}")
+        try:
+            self.apply(seat, message.move)
+        except IllegalMoveError as exc:
+            self.replace_failed_player(seat, f"chose an illegal move: {exc}")
+
+    @on(Worker.StateChanged)
+    def worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place where AI failures are handled: show them, seat the
+        heuristic player, and go on with the game."""
+        if event.state != WorkerState.ERROR:
+            return
+        error = event.worker.error
+        if event.worker.group == "hint":
+            self.notify(f"The hint failed: {error}", severity="error")
+            return
+        if event.worker.group != "ai" or self._thinking is None:
+            return
+        seat = self._thinking[0]
+        self._thinking = None
+        detail = "".join(traceback.format_exception_only(type(error), error)).strip()
+        self.replace_failed_player(seat, f"crashed: {detail}")
+
+    def replace_failed_player(self, seat: int, reason: str) -> None:
+        position = self.positions[seat]
+        self.notify(f"{TABLE_NAMES[position]}'s AI {reason}. The heuristic player takes over this seat.",
+                    title="AI error", severity="error", timeout=10)
+        fallback = resolve_player("heuristic", seed=self.session.seed + position)
+        self.players[position] = PlayerChoice(fallback.player, fallback.kind, fallback.notice)
+        self.refresh_table()
+        self.advance()
+
+    def _spot(self, seat: int) -> str:
+        return {self.human_seat: "south", (self.human_seat + 1) % 3: "west", (self.human_seat + 2) % 3: "east"}[seat]
+
+    def _tick_thinking(self) -> None:
+        if self._thinking is None:
+            return
+        seat, _, started = self._thinking
+        elapsed = time.monotonic() - started
+        frame = SPINNER[int(elapsed * 10) % len(SPINNER)]
+        text = f"{frame} thinking {elapsed:.1f} s"
+        if self._simulations:
+            text += f" · {self._simulations} worlds"
+        panel = self.query_one(TableView).query_one(f"#seat-{self._spot(seat)}")
+        panel.set_thinking(text)
+
+    # ------------------------------------------------------------ drawing
+
+    def refresh_table(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        view = state.view(self.human_seat)
+        legal = None
+        if self.my_turn and state.phase == Phase.PLAY:
+            legal = view.legal_cards()
+        elif self.my_turn and state.phase == Phase.DISCARD:
+            legal = view.hands[self.human_seat]
+        players = tuple(self.player_label(self.positions[s]) for s in range(3))
+        prefix = f"Game {self.session.game_number if not self._result_pending else len(self.session.series.entries)}"
+        prefix += f" · seed {self.session.seed} · "
+        self.query_one(TableView).show(
+            view, self.human_seat, self.names, german=self.settings.german, players=players,
+            info_prefix=prefix, legal=legal, selected=self.selected,
+        )
+        self._update_actions()
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.message, self.message_is_error = text, error
+        status = self.query_one("#status", Static)
+        status.update(text)
+        status.set_class(error, "error")
+
+    def prompt_human(self) -> None:
+        state = self.state
+        phase = state.phase
+        if phase == Phase.BIDDING:
+            if state.awaiting_listener:
+                text = f"{self.names[state.bidder]} bids {state.bid}: y = hold, p = pass"
+            elif state.bid_stage == 2:
+                text = f"Both passed: b = open at {state.next_bid()}, p = pass the game in"
+            else:
+                text = f"Your bid: b = bid {state.next_bid()}, p = pass"
+        elif phase == Phase.SKAT:
+            text = f"You won the bidding at {state.bid}: s = take the skat, h = play hand"
+        elif phase == Phase.DISCARD:
+            chosen = CardSet(self.selected).unicode(self.settings.german)
+            text = f"Choose two cards to discard (click, or ←/→ and space; 1–0): {chosen or 'none yet'} · x = discard"
+        elif phase == Phase.DECLARE:
+            text = "Declare your game: k opens the declaration"
+        else:
+            led = state.trick[0].unicode(self.settings.german) if state.trick else None
+            text = f"Your card{' to ' + led if led else ' (you lead)'}: click, or ←/→ and Enter; 1–0 by position"
+        if not self.message_is_error or not self.message:
+            self.say(text)
+        else:
+            # keep the error visible, but add what to do next
+            self.say(f"{self.message}  —  {text}", error=True)
+
+    def _update_actions(self) -> None:
+        state = self.state
+        mine = self.my_turn
+        phase = state.phase if state else None
+        visible = {
+            "btn-bid": mine and phase == Phase.BIDDING and not state.awaiting_listener,
+            "btn-hold": mine and phase == Phase.BIDDING and state.awaiting_listener,
+            "btn-pass": mine and phase == Phase.BIDDING,
+            "btn-skat": mine and phase == Phase.SKAT,
+            "btn-hand": mine and phase == Phase.SKAT,
+            "btn-discard": mine and phase == Phase.DISCARD,
+            "btn-declare": mine and phase == Phase.DECLARE,
+            "btn-next": state is not None and state.is_over,
+        }
+        for button_id, show in visible.items():
+            self.query_one(f"#{button_id}", Button).display = show
+        if mine and phase == Phase.BIDDING and not state.awaiting_listener:
+            self.query_one("#btn-bid", Button).label = f"Bid {state.next_bid()} (b)"
+        if mine and phase == Phase.DISCARD:
+            self.query_one("#btn-discard", Button).disabled = self.selected.bit_count() != 2
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        action = {
+            "btn-bid": self.action_bid, "btn-hold": self.action_hold, "btn-pass": self.action_pass_bid,
+            "btn-skat": self.action_take_skat, "btn-hand": self.action_hand_game,
+            "btn-discard": self.action_discard, "btn-declare": self.action_declare,
+            "btn-next": self.action_next_game,
+        }.get(event.button.id or "")
+        if action:
+            action()
+
+    # ------------------------------------------------------------ bindings
+
+    def update_bindings(self) -> None:
+        """Refresh the footer only when the set of keys that apply changed:
+        rebuilding it costs more than the rest of a move's redraw."""
+        state = self.state
+        signature = (
+            self.my_turn, state.phase if state else None, state.awaiting_listener if state else None,
+            state is not None and bool(state.tricks),
+        )
+        if signature != self._bindings_signature:
+            self._bindings_signature = signature
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show only the keys that apply now (the footer follows this)."""
+        phases = self.PHASE_ACTIONS.get(action)
+        if phases is not None:
+            if not self.my_turn or self.state.phase not in phases:
+                return False
+            if action == "bid":
+                return not self.state.awaiting_listener
+            if action == "hold":
+                return self.state.awaiting_listener
+            return True
+        if action == "next_game":
+            return self.state is not None and self.state.is_over
+        if action == "last_trick":
+            return self.state is not None and bool(self.state.tricks)
+        return True
+
+    def action_bid(self) -> None:
+        if self.my_turn and self.state.phase == Phase.BIDDING:
+            self.human_move(Bid(self.state.next_bid()))
+
+    def action_hold(self) -> None:
+        self.human_move(Hold())
+
+    def action_pass_bid(self) -> None:
+        self.human_move(Pass())
+
+    def action_take_skat(self) -> None:
+        self.human_move(PickUp())
+
+    def action_hand_game(self) -> None:
+        if self.my_turn and self.state.phase == Phase.SKAT:
+            self._open_declaration()
+
+    def action_declare(self) -> None:
+        if self.my_turn and self.state.phase in (Phase.DECLARE, Phase.SKAT):
+            self._open_declaration()
+
+    def _open_declaration(self) -> None:
+        if isinstance(self.app.screen, DeclarationDialog):
+            return
+
+        def declared(decl: Declaration | None) -> None:
+            if decl is not None:
+                self.human_move(Declare(decl))
+
+        self.app.push_screen(DeclarationDialog(self.state.view(self.human_seat), self.settings.german),
+                             callback=declared)
+
+    def action_cursor(self, delta: int) -> None:
+        hand = self.query_one(HandRow)
+        hand.move_cursor(delta)
+        self.refresh_table()
+
+    def action_choose(self) -> None:
+        card = self.query_one(HandRow).card_at_cursor
+        if card is not None:
+            self.choose_card(card)
+
+    def action_pick(self, index: int) -> None:
+        hand = self.query_one(HandRow)
+        card = hand.card_at(index)
+        if card is not None:
+            hand.cursor = index
+            self.choose_card(card)
+
+    @on(CardClicked)
+    def card_clicked(self, message: CardClicked) -> None:
+        hand = self.query_one(HandRow)
+        if message.card in hand.cards:
+            hand.cursor = hand.cards.index(message.card)
+        self.choose_card(message.card)
+
+    def choose_card(self, card: Card) -> None:
+        """Discard selection or card play; the engine judges the card."""
+        if not self.my_turn:
+            self.say("Not your turn.", error=True)
+            return
+        if self.state.phase == Phase.DISCARD:
+            self.selected ^= 1 << card
+            if self.selected.bit_count() > 2:
+                self.selected = 1 << card  # a third card starts a new choice
+            self.message_is_error = False
+            self.prompt_human()
+            self.refresh_table()
+        elif self.state.phase == Phase.PLAY:
+            self.message_is_error = False
+            self.human_move(Play(card))
+        self.update_bindings()
+
+    def action_discard(self) -> None:
+        if self.my_turn and self.state.phase == Phase.DISCARD:
+            self.human_move(Discard(self.selected))
+
+    def action_next_game(self) -> None:
+        if isinstance(self.app.screen, ResultScreen):
+            self.app.screen.dismiss(None)
+        else:
+            self.next_game()
+
+    def action_last_trick(self) -> None:
+        table = self.query_one(TableView)
+        table.show_last_trick = not table.show_last_trick
+        self.refresh_table()
+
+    def action_score_sheet(self) -> None:
+        self.app.push_screen(ScoreSheetScreen(self.session.series))
+
+    def action_toggle_debug(self) -> None:
+        self.query_one(DebugPanel).toggle_class("visible")
+
+    def action_hint(self) -> None:
+        """What an AI would do in your position, from your view only."""
+        if not self.my_turn:
+            self.say("A hint is for your own turn.", error=True)
+            return
+        hint = self.settings.hint
+        choice = resolve_player(hint.kind, seed=self.session.seed, **hint.params())
+        if choice.notice:
+            self.notify(f"Hint: {choice.notice}", severity="warning")
+        self._token += 1
+        debug = self.query_one(DebugPanel)
+        debug.add_class("visible")
+        debug.clear(f"Hint: {choice.kind} is thinking in your position…")
+        self.say(f"Asking {choice.kind} for a hint…")
+        self.run_hint(self.human_seat, choice.player, self.state.view(self.human_seat), hint.limit(),
+                      HINT_TOKEN_BASE + self._token)
+
+    @work(exclusive=True, group="hint", exit_on_error=False)
+    async def run_hint(self, seat: int, player: Player, view: GameState, limit: Limit | None, token: int) -> None:
+        search = start_search(player, view, limit)
+        self._searches.add(search)
+        try:
+            async for analysis in search:
+                self.post_message(AnalysisUpdated(seat, analysis, token))
+            decision = await search.result()
+        finally:
+            search.stop()
+            self._searches.discard(search)
+        self.post_message(HintReady(decision.move, decision.analysis))
+
+    def on_hint_ready(self, message: HintReady) -> None:
+        text = f"Hint: {describe_move(message.move, self.settings.german)}"
+        if message.analysis is None:
+            self.query_one(DebugPanel).show_note(f"{text} (this player reports no analysis)")
+        self.say(text)
+        self.notify(text, title="Hint")
+        if isinstance(message.move, Play) and message.move.card in self.query_one(HandRow).cards:
+            self.query_one(HandRow).cursor = self.query_one(HandRow).cards.index(message.move.card)
+            self.refresh_table()
+
+    def action_settings(self) -> None:
+        from .settings_screen import SettingsScreen
+
+        def saved(settings: Settings | None) -> None:
+            if settings is None:
+                return
+            self.settings = settings
+            self.app.settings = settings
+            try:
+                save_settings(settings)
+            except OSError as exc:
+                self.notify(f"Settings not saved: {exc}", severity="error")
+            self.seat_players()  # takes effect with the next decision
+            self.refresh_table()
+
+        self.app.push_screen(SettingsScreen(self.settings), callback=saved)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(TABLE_KEYS))
+
+    def action_quit_table(self) -> None:
+        in_game = self.state is not None and not self.state.is_over and bool(self.state.moves)
+        if not in_game:
+            self.quit_now()
+            return
+        self.app.push_screen(
+            ConfirmScreen("Quit? The game is saved and resumes when you start skat again."),
+            callback=lambda yes: self.quit_now() if yes else None,
+        )
+
+    def action_quit_now(self) -> None:
+        self.quit_now()
+
+    def quit_now(self) -> None:
+        self.stop_thinking()
+        self.app.exit()
+
+    def new_series(self) -> None:
+        def confirmed(yes: bool) -> None:
+            if not yes:
+                return
+            self.stop_thinking()
+            self.session.discard_save()
+            path = self.session.save_path
+            self.session = TableSession.new(None, path)
+            self.app.session = self.session
+            self.seat_players()
+            self.begin_game()
+
+        self.app.push_screen(ConfirmScreen("Start a new series? The current scores are dropped."), callback=confirmed)
+
+
+TABLE_KEYS: list[tuple[str, list[tuple[str, str]]]] = [
+    ("Bidding", [("b", "bid the next value"), ("y", "hold (yes)"), ("p", "pass")]),
+    ("Skat", [("s", "take the skat"), ("h", "play hand (opens the declaration)"),
+              ("click / space / 1–0", "choose the two cards to discard"), ("x", "discard the chosen cards"),
+              ("k", "open the declaration dialog")]),
+    ("Declaration dialog", [("1–6", "♣ ♠ ♥ ♦ Grand Null"), ("x / z / o", "schneider / schwarz / ouvert"),
+                            ("Enter", "declare"), ("Esc", "back")]),
+    ("Card play", [("← / →", "move the cursor over your hand"), ("Enter / space", "play the card at the cursor"),
+                   ("1–0", "play the 1st…10th card"), ("click", "play a card")]),
+    ("Anytime", [("l", "show the last trick (again to hide)"), ("t", "score sheet"),
+                 ("d", "AI debug panel"), ("i", "hint: what an AI would do for you"),
+                 ("o", "settings"), ("n", "next game (after a result)"), ("?", "this list"),
+                 ("q", "quit (asks during a game; the game is saved)"), ("Ctrl+C", "quit at once (saved)"),
+                 ("Ctrl+P", "command palette")]),
+]

@@ -1,0 +1,1 @@
+"""Widgets of the card table, shared by the live table and the replay."""

@@ -1,0 +1,371 @@
+"""The table: seats around the current trick, the game line, and the hand.
+
+``TableView.show()`` draws any ``GameState`` (a full state or one seat's view)
+from the chair of ``south_seat``; the live table and the replay both use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Static
+
+from engine.cards import GERMAN_SUIT_NAMES, Card, Suit, cards_of
+from engine.game import Bid, GameState, Hold, Pass, Phase, Trick
+from engine.rules import SEAT_NAMES, sorted_cards
+from engine.scoring import Declaration
+
+from .cards import HandRow, backs_text, card_text, cards_text
+
+
+def describe_declaration(decl: Declaration, german: bool = False) -> str:
+    text = decl.describe()
+    if german and decl.game.is_suit:
+        text = text.replace(decl.game.label, GERMAN_SUIT_NAMES[Suit(decl.game)], 1)
+    return text
+
+
+def bidding_lines(state: GameState, names: tuple[str, str, str]) -> list[str]:
+    """What has been said, in order: 'West: 18', 'You: yes', 'East: pass'."""
+    lines = []
+    bid = 0
+    for seat, move in state.bid_history:
+        if isinstance(move, Bid):
+            bid = move.value
+            lines.append(f"{names[seat]}: {move.value}")
+        elif isinstance(move, Hold):
+            lines.append(f"{names[seat]}: yes ({bid})")
+        elif isinstance(move, Pass):
+            lines.append(f"{names[seat]}: pass")
+    return lines
+
+
+def last_statement(state: GameState, seat: int) -> str:
+    bid = 0
+    said = ""
+    for who, move in state.bid_history:
+        if isinstance(move, Bid):
+            bid = move.value
+            if who == seat:
+                said = f"bid {move.value}"
+        elif who == seat:
+            said = f"yes {bid}" if isinstance(move, Hold) else "passed"
+    return said
+
+
+@dataclass
+class SeatLook:
+    """What a seat panel shows."""
+
+    name: str
+    role: str
+    hand: list[Card] | None
+    """Face-up cards, or None when they are face down."""
+    count: int
+    said: str = ""
+    declarer: str = ""
+    points: int | None = None
+    tricks: int = 0
+    to_move: bool = False
+    thinking: str = ""
+    player: str = ""
+    marks: list[str] = field(default_factory=list)
+
+
+class SeatPanel(Static):
+    """An opponent's seat: name, role, cards (face down unless open), what it said."""
+
+    DEFAULT_CSS = """
+    SeatPanel { width: 24; height: 100%; padding: 0 1; border: round $foreground 30%; }
+    SeatPanel.to-move { border: round $accent; }
+    SeatPanel.declarer { border-title-color: $warning; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self.look: SeatLook | None = None
+        self.german = False
+
+    def set_look(self, look: SeatLook, german: bool) -> None:
+        self.look, self.german = look, german
+        self.border_title = look.name
+        self.border_subtitle = look.player
+        self.set_class(look.to_move, "to-move")
+        self.set_class(bool(look.declarer), "declarer")
+        self.refresh()
+
+    def set_thinking(self, text: str) -> None:
+        if self.look is not None and self.look.thinking != text:
+            self.look.thinking = text
+            self.refresh()
+
+    def render(self) -> RenderableType:
+        look = self.look
+        if look is None:
+            return ""
+        text = Text()
+        text.append(look.role, style="italic")
+        for mark in look.marks:
+            text.append(f" · {mark}", style="dim")
+        text.append("\n")
+        if look.hand is not None:
+            width = max(1, self.content_size.width)
+            line_len = 0
+            for card in look.hand:
+                label_len = len(card.unicode(self.german)) + 1
+                if line_len and line_len + label_len > width:
+                    text.append("\n")
+                    line_len = 0
+                text.append_text(card_text(card, self.german))
+                text.append(" ")
+                line_len += label_len
+            text.append("\n")
+        else:
+            text.append_text(backs_text(look.count))
+            text.append(f" {look.count}\n", style="dim")
+        if look.declarer:
+            text.append(f"plays {look.declarer}\n", style="bold yellow")
+        elif look.said:
+            text.append(f"said: {look.said}\n")
+        if look.points is not None:
+            text.append(f"{look.points} points, {look.tricks} tricks\n", style="dim")
+        if look.thinking:
+            text.append(look.thinking, style="bold cyan")
+        elif look.to_move:
+            text.append("to move", style="bold cyan")
+        return text
+
+    def plain(self) -> str:
+        return self.render().plain if self.look else ""
+
+
+@dataclass
+class TrickLook:
+    title: str
+    cards: dict[str, Card]
+    """Card by spot: 'south', 'west', 'east'."""
+    dim: bool = False
+    lines: list[str] = field(default_factory=list)
+    """Text shown instead of cards (bidding, skat decision)."""
+
+
+def _box(card: Card | None, german: bool) -> list[Text]:
+    if card is None:
+        return [Text(" " * 5)] * 3
+    label = card.unicode(german)
+    face = card_text(card, german, width=3)
+    middle = Text("│")
+    middle.append_text(face if len(label) <= 3 else card_text(card, german))
+    middle.append("│")
+    return [Text("╭───╮"), middle, Text("╰───╯")]
+
+
+class TrickArea(Static):
+    """The middle of the table: the trick with each card in front of its seat."""
+
+    DEFAULT_CSS = """
+    TrickArea { width: 1fr; height: 100%; padding: 0 1; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", **kwargs)
+        self.look = TrickLook("", {})
+        self.german = False
+
+    def set_look(self, look: TrickLook, german: bool) -> None:
+        self.look, self.german = look, german
+        self.refresh()
+
+    def render(self) -> RenderableType:
+        look = self.look
+        width = max(20, self.content_size.width)
+        out = Text(look.title, style="bold")
+        out.append("\n")
+        if look.lines:
+            for line in look.lines[-max(1, self.content_size.height - 1):]:
+                out.append(line + "\n")
+            return out
+        west, east, south = (_box(look.cards.get(s), self.german) for s in ("west", "east", "south"))
+        gap = max(1, width - 5 * 2 - 4)
+        rows = [Text("")]
+        for w_line, e_line in zip(west, east):
+            row = Text("  ")
+            row.append_text(w_line)
+            row.append(" " * gap)
+            row.append_text(e_line)
+            rows.append(row)
+        pad = " " * max(0, (width - 5) // 2)
+        for s_line in south:
+            row = Text(pad)
+            row.append_text(s_line)
+            rows.append(row)
+        for row in rows:
+            if look.dim:
+                row.stylize("dim")
+            out.append_text(row)
+            out.append("\n")
+        return out
+
+    def plain(self) -> str:
+        return self.render().plain
+
+
+class InfoBar(Static):
+    DEFAULT_CSS = """
+    InfoBar { height: auto; max-height: 2; width: 100%; padding: 0 1; background: $panel; }
+    """
+
+    def plain(self) -> str:
+        return str(self.render())
+
+
+class TableView(Widget):
+    """Seats West and East beside the trick, you (or the viewed seat) south."""
+
+    DEFAULT_CSS = """
+    TableView { height: 1fr; width: 100%; layout: vertical; }
+    TableView #middle { height: 1fr; min-height: 8; }
+    TableView #south-area { height: auto; }
+    TableView #south { height: 1; padding: 0 1; }
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.show_last_trick = False
+
+    def compose(self) -> ComposeResult:
+        yield InfoBar(id="info")
+        with Horizontal(id="middle"):
+            yield SeatPanel(id="seat-west")
+            yield TrickArea(id="trick")
+            yield SeatPanel(id="seat-east")
+        with Vertical(id="south-area"):
+            yield Static(id="south")
+            yield HandRow(id="hand")
+
+    # ------------------------------------------------------------------
+
+    def show(
+        self,
+        state: GameState,
+        south_seat: int,
+        names: tuple[str, str, str],
+        *,
+        german: bool = False,
+        open_hands: bool = False,
+        players: tuple[str, str, str] = ("", "", ""),
+        info_prefix: str = "",
+        legal: int | None = None,
+        selected: int = 0,
+        thinking: dict[int, str] | None = None,
+    ) -> None:
+        """Draw ``state`` with ``south_seat`` at the bottom (West plays after South).
+
+        ``open_hands`` shows every hand the state knows face up (replay);
+        otherwise only south's own hand and an ouvert declarer's hand.
+        """
+        thinking = thinking or {}
+        west_seat, east_seat = (south_seat + 1) % 3, (south_seat + 2) % 3
+        spots = {south_seat: "south", west_seat: "west", east_seat: "east"}
+        in_play = state.phase in (Phase.PLAY, Phase.FINISHED)
+
+        def look(seat: int) -> SeatLook:
+            known = state.hands[seat]
+            face_up = (open_hands or seat == south_seat or (state.revealed and seat == state.declarer))
+            face_up = face_up and known.bit_count() == state.hand_sizes[seat]
+            marks = ["dealer"] if seat == 2 else []
+            return SeatLook(
+                name=names[seat],
+                role=SEAT_NAMES[seat],
+                hand=sorted_cards(known, state.game) if face_up else None,
+                count=state.hand_sizes[seat],
+                said=last_statement(state, seat),
+                declarer=describe_declaration(state.declaration, german)
+                if state.declaration and seat == state.declarer else "",
+                points=state.points[seat] if in_play else None,
+                tricks=state.trick_counts[seat],
+                to_move=state.to_move == seat,
+                thinking=thinking.get(seat, ""),
+                player=players[seat],
+                marks=marks,
+            )
+
+        self.query_one("#seat-west", SeatPanel).set_look(look(west_seat), german)
+        self.query_one("#seat-east", SeatPanel).set_look(look(east_seat), german)
+        south = look(south_seat)
+        south_line = Text(f"{south.name} · {south.role}", style="bold")
+        for mark in south.marks:
+            south_line.append(f" · {mark}")
+        if south.declarer:
+            south_line.append(f" · plays {south.declarer}", style="bold yellow")
+        elif south.said:
+            south_line.append(f" · said {south.said}")
+        if south.points is not None:
+            south_line.append(f" · {south.points} points, {south.tricks} tricks", style="dim")
+        if south.thinking:
+            south_line.append(f" · {south.thinking}", style="bold cyan")
+        self.query_one("#south", Static).update(south_line)
+        hand_cards = south.hand if south.hand is not None else []
+        self.query_one(HandRow).show(hand_cards, german=german, legal=legal, selected=selected)
+
+        self.query_one("#trick", TrickArea).set_look(self._trick_look(state, names, spots), german)
+        self.query_one(InfoBar).update(self._info(state, names, german, info_prefix))
+
+    def _trick_look(self, state: GameState, names, spots: dict[int, str]) -> TrickLook:
+        if state.phase == Phase.BIDDING or (state.phase == Phase.PASSED):
+            lines = bidding_lines(state, names)
+            title = "Passed in: all three passed" if state.phase == Phase.PASSED else "Bidding"
+            if state.phase == Phase.BIDDING and state.to_move is not None:
+                lines.append(f"… {names[state.to_move]} to {'answer' if state.awaiting_listener else 'bid'}")
+            return TrickLook(title, {}, lines=lines or ["(nothing said yet)"])
+        if state.phase in (Phase.SKAT, Phase.DISCARD, Phase.DECLARE):
+            who = names[state.declarer]
+            action = {Phase.SKAT: "takes the skat or plays hand", Phase.DISCARD: "discards two cards",
+                      Phase.DECLARE: "declares"}[state.phase]
+            return TrickLook(f"{who} won the bidding at {state.bid}", {}, lines=[f"{who} {action}"])
+
+        def cards_of_trick(trick_cards, leader) -> dict[str, Card]:
+            return {spots[(leader + i) % 3]: card for i, card in enumerate(trick_cards)}
+
+        last: Trick | None = state.tricks[-1] if state.tricks else None
+        if self.show_last_trick:
+            if last is None:
+                return TrickLook("Last trick: none yet", {})
+            return TrickLook(f"Last trick: {names[last.winner]} took {last.points}",
+                             cards_of_trick(last.cards, last.leader))
+        if state.trick:
+            number = len(state.tricks) + 1
+            return TrickLook(f"Trick {number} · {names[state.leader]} led", cards_of_trick(state.trick, state.leader))
+        if last is not None:
+            # The finished trick stays in view until the next lead, so no card flashes past.
+            title = f"Trick {len(state.tricks)}: {names[last.winner]} took {last.points}"
+            if state.phase == Phase.PLAY:
+                title += f" · {names[state.leader]} to lead"
+            return TrickLook(title, cards_of_trick(last.cards, last.leader), dim=True)
+        return TrickLook(f"Trick 1 · {names[state.leader]} to lead", {})
+
+    def _info(self, state: GameState, names, german: bool, prefix: str) -> Text:
+        text = Text(prefix)
+        if state.bid:
+            text.append(f"Bid {state.bid}")
+        else:
+            text.append("No bid yet")
+        if state.declaration is not None:
+            text.append(" · ")
+            text.append(f"{names[state.declarer]}: {describe_declaration(state.declaration, german)}",
+                        style="bold yellow")
+        elif state.declarer is not None:
+            text.append(f" · declarer {names[state.declarer]}")
+        if state.declarer is not None and state.phase in (Phase.PLAY, Phase.FINISHED):
+            declarer = state.points[state.declarer]
+            defenders = sum(state.points) - declarer
+            text.append(f" · points {declarer}:{defenders}")
+        if state.skat_known and state.skat and state.perspective is not None and state.skat_taken:
+            text.append(" · skat ")
+            text.append_text(cards_text(list(cards_of(state.skat)), german))
+        return text

@@ -1,0 +1,78 @@
+"""The debug panel fills while an AI thinks; quitting stops the search at once."""
+
+from __future__ import annotations
+
+import time
+
+from skat_tui.app import SkatApp
+from skat_tui.persistence import TableSession, series_save_path
+from skat_tui.screens.declaration import DeclarationDialog
+from skat_tui.screens.table import TableScreen
+from skat_tui.widgets.debug_panel import DebugPanel, sparkline
+from skat_tui.widgets.table import SeatPanel
+from tui_fakes import PassivePlayer, ThinkingPlayer, wait_until
+
+
+async def start_grand(app: SkatApp, pilot) -> TableScreen:
+    """Win the bidding, discard two cards, declare grand; you lead the first trick."""
+    screen = app.screen
+    assert isinstance(screen, TableScreen)
+    await wait_until(pilot, lambda: screen.my_turn)
+    await pilot.press("b", "s", "1", "2", "x")
+    await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+    await pilot.press("5", "enter")
+    await wait_until(pilot, lambda: screen.my_turn)
+    return screen
+
+
+def test_sparkline_scales_to_the_tallest_bucket():
+    assert sparkline([0, 1, 2, 4]) == " ▂▄█"
+    assert sparkline([0, 0]) == "  "
+
+
+async def test_debug_panel_updates_live_while_ai_thinks(fast_settings):
+    thinker = ThinkingPlayer(steps=3)
+    app = SkatApp(session=TableSession.new(3, series_save_path()), settings=fast_settings,
+                  players={1: thinker, 2: PassivePlayer()})
+    async with app.run_test(size=(120, 32)) as pilot:
+        screen = await start_grand(app, pilot)
+        await pilot.press("d")
+        panel = screen.query_one(DebugPanel)
+        assert panel.has_class("visible")
+        await pilot.press("1")  # lead; West (the thinking AI) is next
+        await wait_until(pilot, lambda: panel.analysis is not None and panel.analysis.worlds >= 3)
+        assert screen._thinking is not None  # still thinking: the rows are live
+        first_worlds = panel.analysis.worlds
+        rows = panel.plain().splitlines()
+        legal = panel.analysis.legal
+        assert len(rows) == 1 + len(legal)
+        assert "thinking" in rows[0] and "West" in rows[0]
+        assert all(any(b in row for b in "▁▂▃▄▅▆▇█") for row in rows[1:])
+        await wait_until(pilot, lambda: "thinking" in screen.query_one("#seat-west", SeatPanel).plain())
+        await wait_until(pilot, lambda: panel.analysis.worlds > first_worlds)
+        # The table stays usable while the AI thinks.
+        await pilot.press("t")
+        await pilot.press("escape")
+        await pilot.press("question_mark")
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+        thinker.release.set()
+        await wait_until(pilot, lambda: panel.analysis.final)
+        chosen = [line for line in panel.plain().splitlines() if line.startswith("▶")]
+        assert len(chosen) == 1
+        assert "chose" in panel.plain().splitlines()[0]
+
+
+async def test_quitting_stops_the_search_at_once(fast_settings):
+    thinker = ThinkingPlayer(steps=10**9)
+    app = SkatApp(session=TableSession.new(3, series_save_path()), settings=fast_settings,
+                  players={1: thinker, 2: PassivePlayer()})
+    async with app.run_test() as pilot:
+        screen = await start_grand(app, pilot)
+        await pilot.press("1")
+        await wait_until(pilot, lambda: screen._thinking is not None and thinker.calls >= 2)
+        await pilot.press("q")
+        started = time.monotonic()
+        await pilot.press("y")
+        await wait_until(pilot, lambda: thinker.stopped.is_set(), timeout=2)
+        assert time.monotonic() - started < 1.0

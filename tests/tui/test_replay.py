@@ -1,0 +1,147 @@
+"""Replay navigation (plain class) and the replay screen."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.game import Deal, Phase, Play
+from engine.players.base import RandomPlayer
+from engine.series import play_game
+from skat_tui.app import SkatApp
+from skat_tui.persistence import StoredGame, append_record, read_any_records
+from skat_tui.replay import ReplayNavigator
+from skat_tui.screens.dialogs import GamePickerScreen
+from skat_tui.screens.replay_screen import ReplayScreen
+from skat_tui.settings import Settings
+from skat_tui.widgets.debug_panel import DebugPanel
+from skat_tui.widgets.table import SeatPanel, TrickArea
+from tui_fakes import ThinkingPlayer, wait_until
+
+
+def played_records(count: int) -> list[StoredGame]:
+    """Finished, declared games from seeded random players."""
+    records, seed = [], 0
+    while len(records) < count:
+        seed += 1
+        players = [RandomPlayer(seed * 3 + i) for i in range(3)]
+        state = play_game(Deal.shuffled(seed), players)
+        if state.result() is not None and len(state.tricks) == 10:
+            records.append(StoredGame(state.deal, list(state.moves), f"g{seed}", ("Ann", "Bob", "Cid")))
+    return records
+
+
+def test_navigator_steps_by_move_and_trick():
+    record = played_records(1)[0]
+    nav = ReplayNavigator([record])
+    assert nav.position == 0 and nav.state.phase == Phase.BIDDING
+    nav.forward()
+    assert nav.position == 1 and nav.state.moves[-1] == record.moves[0]
+    nav.back()
+    assert nav.position == 0 and not nav.state.moves
+    nav.next_trick()  # from the deal to the opening lead
+    assert nav.state.phase == Phase.PLAY and not nav.state.trick and not nav.state.tricks
+    nav.next_trick()
+    assert len(nav.state.tricks) == 1 and not nav.state.trick
+    nav.forward()
+    assert len(nav.state.trick) == 1
+    nav.previous_trick()
+    assert len(nav.state.tricks) == 1 and not nav.state.trick
+    nav.previous_trick()
+    assert not nav.state.tricks and nav.state.phase == Phase.PLAY
+    nav.end()
+    assert nav.state.is_over and nav.state.result() is not None
+    nav.home()
+    assert nav.position == 0
+    # Stepping back and forth gives the same state as replaying from the start.
+    nav.go_to(17)
+    nav.go_to(5)
+    nav.go_to(17)
+    fresh = ReplayNavigator([record])
+    fresh.go_to(17)
+    assert nav.state.moves == fresh.state.moves and nav.state.hands == fresh.state.hands
+
+
+def test_navigator_selects_games_and_refuses_empty():
+    records = played_records(2)
+    nav = ReplayNavigator(records)
+    nav.end()
+    nav.select(1)
+    assert nav.position == 0 and nav.record is records[1]
+    with pytest.raises(IndexError):
+        nav.select(2)
+    with pytest.raises(ValueError):
+        ReplayNavigator([])
+
+
+def test_recorded_games_read_back(tmp_path):
+    """Whichever writer recorded the games (ISS or our JSON lines), replay reads them back."""
+    records = played_records(2)
+    for record in records:
+        nav = ReplayNavigator([record])
+        nav.end()
+        path, _ = append_record(nav.state, record.id, record.players, tmp_path)
+    games, errors = read_any_records(path)
+    assert not errors and len(games) == 2
+    for game, record in zip(games, records):
+        assert game.deal == record.deal
+        assert [seat for seat, _ in game.moves] == [seat for seat, _ in record.moves]
+
+
+async def test_replay_screen_steps_views_and_analyses():
+    records = played_records(2)
+    settings = Settings()
+    app = SkatApp(records=records, settings=settings)
+    async with app.run_test(size=(110, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GamePickerScreen))
+        await pilot.press("down", "enter")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        nav = screen.navigator
+        assert nav.game_index == 1
+        await pilot.press("right", "right")
+        assert nav.position == 2
+        assert "move 2/" in screen.status_text()
+        await pilot.press("left")
+        assert nav.position == 1
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        assert len(nav.state.tricks) == 1
+        assert "took" in screen.query_one(TrickArea).plain()
+        # All hands open: West shows cards, not backs.
+        assert "▆" not in screen.query_one("#seat-west", SeatPanel).plain()
+        await pilot.press("v")  # forehand's view: the others are face down
+        assert "Ann's view" in screen.status_text()
+        assert "▆" in screen.query_one("#seat-west", SeatPanel).plain()
+        await pilot.press("end")
+        assert nav.state.is_over and ("won" in screen.status_text() or "lost" in screen.status_text())
+        await pilot.press("home")
+        assert nav.position == 0
+        assert "Bidding" in screen.query_one(TrickArea).plain()
+
+
+async def test_replay_debug_panel_runs_an_ai_at_the_position(monkeypatch):
+    import skat_tui.screens.replay_screen as replay_module
+    from skat_tui.players import PlayerChoice
+
+    thinker = ThinkingPlayer(steps=2)
+    thinker.release.set()
+    monkeypatch.setattr(replay_module, "resolve_player", lambda kind, **_: PlayerChoice(thinker, kind))
+    records = played_records(1)
+    app = SkatApp(records=records, settings=Settings())
+    async with app.run_test(size=(110, 32)) as pilot:
+        screen = app.screen
+        nav = screen.navigator
+        nav.next_trick()
+        nav.forward()
+        screen.refresh_position()
+        await pilot.press("a")
+        panel = screen.query_one(DebugPanel)
+        assert panel.has_class("visible")
+        await wait_until(pilot, lambda: panel.analysis is not None and panel.analysis.final)
+        assert set(panel.analysis.legal) == set(Play(c).card for c in _legal(nav.state))
+        assert sum(1 for line in panel.plain().splitlines() if line.startswith("▶")) == 1
+
+
+def _legal(state):
+    from engine.cards import cards_of
+
+    return list(cards_of(state.legal_cards()))

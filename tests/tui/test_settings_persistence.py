@@ -1,0 +1,119 @@
+"""Settings in the config dir, overrides, the save file, the player registry."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.game import Bid, Declare, Discard, Hold, Pass, PickUp, Play
+from engine.players.base import Player, RandomPlayer
+from engine.scoring import Declaration
+from engine.rules import GameType
+from engine.cards import Card
+from skat_tui.app import SkatApp, open_session
+from skat_tui.persistence import TableSession, decode_move, encode_move, series_save_path
+from skat_tui.players import make_player, resolve_player
+from skat_tui.screens.settings_screen import SettingsScreen
+from skat_tui.screens.table import TableScreen
+from skat_tui.settings import Settings, load_settings, save_settings, settings_path
+from tui_fakes import PassivePlayer, wait_until
+
+
+def test_settings_saved_in_the_config_dir_from_the_environment(isolated_dirs):
+    settings = Settings()
+    settings.german = True
+    settings.opponents[0].kind = "heuristic"
+    path = save_settings(settings)
+    assert path == isolated_dirs / "config" / "settings.json"
+    loaded = load_settings()
+    assert loaded.german and loaded.opponents[0].kind == "heuristic"
+    assert loaded.opponents[1].kind == "pimc"  # the default table: one MCU, one PIMC
+
+
+def test_unreadable_settings_fall_back_to_defaults():
+    settings_path().parent.mkdir(parents=True)
+    settings_path().write_text("{not json")
+    assert load_settings() == Settings()
+
+
+def test_command_line_overrides():
+    settings = Settings().with_overrides({"west": "heuristic", "east.budget": 0.5, "simulations": 50,
+                                          "german": True, "new_series": True})
+    assert settings.opponents[0].kind == "heuristic"
+    assert settings.opponents[1].budget == 0.5
+    assert all(o.simulations == 50 for o in settings.opponents)
+    assert settings.german
+    with pytest.raises(ValueError):
+        Settings().with_overrides({"west": "oracle"})
+    # The CLI's --opponent-left/--opponent-right pass engine player specs.
+    specs = Settings().with_overrides({"left": "pimc:simulations=100,eval=step", "right": "heuristic"})
+    west, east = specs.opponents
+    assert (west.kind, west.simulations, west.budget, west.evaluation) == ("pimc", 100, None, "step")
+    assert east.kind == "heuristic"
+    assert resolve_player(west.kind, seed=1, **west.params()).kind == "pimc"
+
+
+def test_moves_round_trip_through_json():
+    moves = [Bid(18), Hold(), Pass(), PickUp(), Discard(Card.CJ.bit | Card.D7.bit),
+             Declare(Declaration(GameType.HEARTS, hand=True, schneider=True)), Play(Card.HT)]
+    for move in moves:
+        decoded = decode_move(json.loads(json.dumps(encode_move(move))))
+        assert decoded == move if not isinstance(move, PickUp) else isinstance(decoded, PickUp)
+
+
+def test_session_save_and_resume_rebuilds_the_series():
+    session = TableSession.new(11, series_save_path())
+    state = session.start_game()
+    while not state.is_over:
+        session.push(RandomPlayer(len(state.moves)).choose(state.view(state.to_move)).move)
+    session.finish_game()
+    session.start_game()
+    session.push(Pass())
+    resumed, notices = open_session(None)
+    assert resumed.seed == 11 and not notices
+    assert len(resumed.series.entries) == 1
+    assert resumed.series.totals() == session.series.totals()
+    assert resumed.state.moves == session.state.moves
+    assert resumed.human_seat == session.human_seat
+    # --seed for another series does not drop the saved one, but says so
+    again, notices = open_session(5)
+    assert again.seed == 11 and "New series" in notices[0]
+    fresh, _ = open_session(5, new_series=True)
+    assert fresh.seed == 5 and fresh.state is None
+
+
+def test_damaged_save_is_kept_aside():
+    series_save_path().parent.mkdir(parents=True)
+    series_save_path().write_text('{"version": 1, "seed": 1}')
+    session, notices = open_session(7)
+    assert session.seed == 7 and "damaged" in notices[0]
+    assert series_save_path().with_suffix(".broken.json").exists()
+
+
+def test_registry_falls_back_with_a_notice():
+    choice = resolve_player("no-such-player", seed=1)
+    assert choice.kind in ("heuristic", "random") and "unknown player type" in choice.notice
+    assert isinstance(make_player("mcu", seed=1, eval="mean", reps=2), Player)
+    bad = resolve_player("pimc", seed=1, reps=3)  # PIMC has no repetitions
+    assert bad.kind == "heuristic" and "pimc" in bad.notice
+
+
+async def test_settings_screen_saves(fast_settings):
+    session = TableSession.new(3, series_save_path())
+    app = SkatApp(session=session, settings=fast_settings, players={1: PassivePlayer(), 2: PassivePlayer()})
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = app.screen
+        await wait_until(pilot, lambda: isinstance(screen, TableScreen) and screen.my_turn)
+        await pilot.press("o")
+        assert isinstance(app.screen, SettingsScreen)
+        app.screen.query_one("#german").value = True
+        app.screen.query_one("#opp0-budget").value = "-1"
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, SettingsScreen)  # refused: negative time
+        assert "negative" in str(app.screen.query_one("#settings-error").render())
+        app.screen.query_one("#opp0-budget").value = "0.5"
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, TableScreen)
+    saved = load_settings()
+    assert saved.german and saved.opponents[0].budget == 0.5

@@ -1,0 +1,209 @@
+"""A whole game at the table by keys, results, records, resume, AI failures."""
+
+from __future__ import annotations
+
+import json
+
+from engine.game import Phase
+from engine.rules import sorted_cards
+from skat_tui.app import SkatApp, open_session
+from skat_tui.persistence import JSONL_RECORDS, ISS_RECORDS, TableSession, series_save_path
+from skat_tui.screens.declaration import DeclarationDialog
+from skat_tui.screens.dialogs import ConfirmScreen, ResultScreen
+from skat_tui.screens.table import TableScreen
+from skat_tui.settings import data_dir
+from skat_tui.widgets.cards import HandRow
+from skat_tui.widgets.table import SeatPanel, TrickArea
+
+from tui_fakes import CrashingPlayer, PassivePlayer, wait_until
+
+SEED = 3  # the human (forehand) meets a trick it cannot follow with every card
+
+
+def new_app(fast_settings, players=None, seed=SEED) -> SkatApp:
+    session = TableSession.new(seed, series_save_path())
+    return SkatApp(session=session, settings=fast_settings,
+                   players=players or {1: PassivePlayer(), 2: PassivePlayer()})
+
+
+def table(app: SkatApp) -> TableScreen:
+    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
+
+
+def key_for(index: int) -> str:
+    return "1234567890"[index]
+
+
+async def test_whole_game_by_keys(fast_settings):
+    app = new_app(fast_settings)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        state = screen.state
+        # Both opponents passed: forehand may open.
+        assert state.phase == Phase.BIDDING and state.bid_stage == 2
+        assert "West: pass" in screen.query_one(TrickArea).plain()
+        await pilot.press("b")
+        assert state.phase == Phase.SKAT and state.declarer == screen.human_seat
+        await pilot.press("s")
+        assert state.phase == Phase.DISCARD
+        assert len(screen.query_one(HandRow).labels()) == 12
+        # A single card is refused by the engine, with its reason.
+        await pilot.press("1", "x")
+        assert state.phase == Phase.DISCARD
+        assert "discard exactly two cards" in screen.message
+        await pilot.press("2", "x")
+        assert state.phase == Phase.DECLARE
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        dialog = app.screen
+        # After taking the skat, announcements are disabled with the engine's reason.
+        schneider = dialog.query_one("#flag-schneider")
+        assert schneider.disabled and "hand game" in str(schneider.tooltip)
+        await pilot.press("5", "enter")  # Grand
+        assert state.declaration is not None and state.declaration.game.name == "GRAND"
+        refused = 0
+        while not state.is_over:
+            await wait_until(pilot, lambda: screen.my_turn or state.is_over)
+            if state.is_over:
+                break
+            hand = screen.query_one(HandRow).cards
+            assert hand == sorted_cards(state.hands[screen.human_seat], state.game)
+            legal = state.legal_cards()
+            illegal = [i for i, c in enumerate(hand) if not legal >> c & 1]
+            if illegal and not refused:
+                before = len(state.moves)
+                await pilot.press(key_for(illegal[0]))
+                assert len(state.moves) == before
+                assert "Not allowed" in screen.message and "does not follow" in screen.message
+                refused += 1
+            playable = [i for i, c in enumerate(hand) if legal >> c & 1]
+            await pilot.press(key_for(playable[-1]))
+        assert refused == 1
+        assert len(state.tricks) == 10
+        await wait_until(pilot, lambda: isinstance(app.screen, ResultScreen))
+        text = str(app.screen.query_one("#result-text").render())
+        assert "Multiplier:" in text and "Game value:" in text and "Matadors:" in text
+        assert len(app.session.series.entries) == 1
+        records = data_dir() / JSONL_RECORDS, data_dir() / ISS_RECORDS
+        assert any(p.exists() and p.read_text().strip() for p in records)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.state is not state)
+        assert app.session.game_number == 2
+        # The dealer rotated: the human is now rearhand and the dealer.
+        assert screen.human_seat == 2
+
+
+async def test_card_click_plays_and_last_trick(fast_settings):
+    app = new_app(fast_settings)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("b", "s", "1", "2", "x")
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await pilot.press("5", "enter")
+        await wait_until(pilot, lambda: screen.my_turn)
+        state = screen.state
+        hand = screen.query_one(HandRow)
+        first = hand.cards[0]
+        await pilot.click(f"#card-0")
+        assert state.moves[-1][1].card == first or state.tricks and first in state.tricks[0].cards
+        await wait_until(pilot, lambda: bool(state.tricks))
+        await pilot.press("l")
+        assert "Last trick" in screen.query_one(TrickArea).plain()
+        await pilot.press("l")
+        assert "Last trick" not in screen.query_one(TrickArea).plain()
+
+
+async def test_resume_after_interrupted_game(fast_settings):
+    app = new_app(fast_settings)
+    async with app.run_test() as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("b", "s", "3", "4", "x")
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await pilot.press("5", "enter")
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press(key_for(0))
+        moves_before_exit = list(screen.state.moves)
+    # The process "dies" here: only the save file is left.
+    saved = json.loads(series_save_path().read_text())
+    assert len(saved["current"]["moves"]) == len(moves_before_exit)
+    session, notices = open_session(None)
+    assert session.seed == SEED and not notices
+    assert list(session.state.moves) == moves_before_exit
+    app2 = SkatApp(session=session, settings=fast_settings, players={1: PassivePlayer(), 2: PassivePlayer()})
+    async with app2.run_test() as pilot:
+        screen = table(app2)
+        await wait_until(pilot, lambda: screen.my_turn)
+        assert any("Resumed game 1" in n.message for n in app2._notifications)
+        assert screen.state.declaration is not None
+        assert len(screen.query_one(HandRow).cards) == 10 - len(screen.state.tricks)
+
+
+async def test_ai_crash_falls_back_and_game_goes_on(fast_settings, monkeypatch):
+    import skat_tui.screens.table as table_module
+    from skat_tui.players import PlayerChoice
+
+    asked = []
+
+    def fallback(kind, **params):
+        asked.append(kind)
+        return PlayerChoice(PassivePlayer(), kind)  # stands in for the (slow to compile) heuristic player
+
+    monkeypatch.setattr(table_module, "resolve_player", fallback)
+    app = new_app(fast_settings, players={1: CrashingPlayer(), 2: PassivePlayer()})
+    async with app.run_test() as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("b", "s", "1", "2", "x")
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await pilot.press("5", "enter")
+        state = screen.state
+        # Play until West (the crashing AI) has had to play a card.
+        while not any(s == screen.positions.index(1) for s, m in state.moves if m.__class__.__name__ == "Play"):
+            await wait_until(pilot, lambda: screen.my_turn or state.is_over)
+            hand, legal = screen.query_one(HandRow).cards, state.legal_cards()
+            await pilot.press(key_for(next(i for i, c in enumerate(hand) if legal >> c & 1)))
+            await pilot.pause(0.05)
+        assert asked == ["heuristic"] and screen.players[1].kind == "heuristic"
+        assert not state.is_over or len(state.tricks) == 10
+        assert any("AI error" == (n.title or "") for n in app._notifications)
+
+
+async def test_quit_asks_during_a_game(fast_settings):
+    app = new_app(fast_settings)
+    async with app.run_test() as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("q")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert not isinstance(app.screen, ConfirmScreen)
+        await pilot.press("q", "y")
+        await pilot.pause()
+    assert app.return_code == 0 or app.return_code is None
+
+
+async def test_help_lists_every_binding(fast_settings):
+    app = new_app(fast_settings)
+    async with app.run_test() as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("question_mark")
+        help_text = str(app.screen.query_one("#help-text").render())
+        for words in ("bid the next value", "take the skat", "schneider", "last trick", "debug panel", "quit"):
+            assert words in help_text
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_fits_80_by_24(fast_settings):
+    app = new_app(fast_settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        hand = screen.query_one(HandRow)
+        region = screen.query_one("#card-9").region
+        assert region.right <= 80 and region.bottom <= 24 and region.height == 3
+        west = screen.query_one("#seat-west", SeatPanel)
+        assert "10" in west.plain()  # the face-down count

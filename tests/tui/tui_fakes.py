@@ -1,0 +1,86 @@
+"""Fake players and a waiting helper for the TUI tests."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from engine.analysis import Analysis, CardAccumulator
+from engine.cards import cards_of
+from engine.game import GameState, Pass, Phase
+from engine.players.base import Decision, Player
+
+
+class PassivePlayer(Player):
+    """Passes every bid and plays its lowest legal card: a predictable opponent."""
+
+    name = "passive"
+
+    def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
+        moves = view.legal_moves()
+        if view.phase == Phase.BIDDING:
+            return Decision(Pass())
+        return Decision(moves[0])
+
+
+class ThinkingPlayer(PassivePlayer):
+    """Reports analyses of its legal cards step by step, like MCU would, and
+    waits for ``release`` (or a stop) before answering with the first legal move."""
+
+    name = "thinking"
+
+    def __init__(self, steps: int = 4, pause: float = 0.02) -> None:
+        self.steps = steps
+        self.pause = pause
+        self.release = threading.Event()
+        self.stopped = threading.Event()
+        self.calls = 0
+
+    def choose(self, view: GameState, limit=None, *, stop=None, report=None) -> Decision:
+        self.calls += 1
+        if view.phase != Phase.PLAY:
+            return super().choose(view, limit)
+        legal = list(cards_of(view.legal_cards()))
+        accumulators = {card: CardAccumulator(card) for card in legal}
+        started = time.monotonic()
+        world = 0
+        while True:
+            world += 1
+            for i, card in enumerate(legal):
+                points = (37 * world + 23 * i) % 121
+                accumulators[card].add(points, points >= 61, points / 120)
+            if report is not None:
+                report(Analysis("thinking", view.to_move, tuple(legal),
+                                tuple(a.stats() for a in accumulators.values()), None, world,
+                                time.monotonic() - started, limit))
+            if stop is not None and stop.is_set():
+                self.stopped.set()
+                break
+            if world >= self.steps and self.release.wait(self.pause):
+                break
+            time.sleep(self.pause)
+        chosen = legal[0]
+        final = Analysis("thinking", view.to_move, tuple(legal), tuple(a.stats() for a in accumulators.values()),
+                         chosen, world, time.monotonic() - started, limit, final=True)
+        return Decision(super().choose(view, limit).move, final)
+
+
+class CrashingPlayer(PassivePlayer):
+    """Fails on its first card: the table must fall back and go on."""
+
+    name = "crashing"
+
+    def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
+        if view.phase == Phase.PLAY:
+            raise RuntimeError("simulated AI bug")
+        return super().choose(view, limit)
+
+
+async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Let the app run until ``predicate()`` holds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the app")
+        await pilot.pause(0.01)
