@@ -60,6 +60,10 @@ def describe_move(move: Move, german: bool = False) -> str:
     return str(move)
 
 
+class MouseButton(Button, can_focus=False):
+    """A button that answers clicks but never takes the keyboard focus."""
+
+
 class TableScreen(Screen):
     """One series at the table; a new game is dealt after each result."""
 
@@ -126,16 +130,18 @@ class TableScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield TableView(id="table")
+        # The action buttons are for the mouse; every one has a key.  They never
+        # take the focus, or a hidden button would swallow Enter during play.
         yield Static("", id="status")
         with Horizontal(id="actions"):
-            yield Button("Bid", id="btn-bid", compact=True)
-            yield Button("Hold (y)", id="btn-hold", compact=True)
-            yield Button("Pass (p)", id="btn-pass", compact=True)
-            yield Button("Take skat (s)", id="btn-skat", compact=True)
-            yield Button("Hand game (h)", id="btn-hand", compact=True)
-            yield Button("Discard (x)", id="btn-discard", compact=True)
-            yield Button("Declare (k)", id="btn-declare", compact=True)
-            yield Button("Next game (n)", id="btn-next", compact=True)
+            yield MouseButton("Bid", id="btn-bid", compact=True)
+            yield MouseButton("Hold (y)", id="btn-hold", compact=True)
+            yield MouseButton("Pass (p)", id="btn-pass", compact=True)
+            yield MouseButton("Take skat (s)", id="btn-skat", compact=True)
+            yield MouseButton("Hand game (h)", id="btn-hand", compact=True)
+            yield MouseButton("Discard (x)", id="btn-discard", compact=True)
+            yield MouseButton("Declare (k)", id="btn-declare", compact=True)
+            yield MouseButton("Next game (n)", id="btn-next", compact=True)
         yield DebugPanel(id="debug")
         yield Footer()
 

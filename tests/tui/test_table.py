@@ -62,6 +62,7 @@ async def test_whole_game_by_keys(fast_settings):
         await pilot.press("5", "enter")  # Grand
         assert state.declaration is not None and state.declaration.game.name == "GRAND"
         refused = 0
+        used_enter = False
         while not state.is_over:
             await wait_until(pilot, lambda: screen.my_turn or state.is_over)
             if state.is_over:
@@ -77,7 +78,18 @@ async def test_whole_game_by_keys(fast_settings):
                 assert "Not allowed" in screen.message and "does not follow" in screen.message
                 refused += 1
             playable = [i for i, c in enumerate(hand) if legal >> c & 1]
-            await pilot.press(key_for(playable[-1]))
+            if not used_enter:
+                # walk the cursor to the card and play it with Enter
+                row = screen.query_one(HandRow)
+                steps = (playable[-1] - row.cursor) % len(hand)
+                for _ in range(steps):
+                    await pilot.press("right")
+                before = len(state.moves)
+                await pilot.press("enter")
+                assert len(state.moves) > before and state.moves[before][1].card == hand[playable[-1]]
+                used_enter = True
+            else:
+                await pilot.press(key_for(playable[-1]))
         assert refused == 1
         assert len(state.tricks) == 10
         await wait_until(pilot, lambda: isinstance(app.screen, ResultScreen))
