@@ -9,7 +9,7 @@ from typing import Any
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
-from .persistence import TableSession, load_session, read_any_records, series_save_path
+from .persistence import TableSession, load_session, series_save_path
 from .settings import Settings, load_settings
 
 
@@ -100,7 +100,13 @@ def run_table(seed: int | None, settings_overrides: dict) -> None:
 
 def run_replay(path: str) -> None:
     """``skat replay FILE``: pick a recorded game and step through it."""
-    records, errors = read_any_records(path)
+    from engine.record import read_records
+
+    try:
+        records, record_errors = read_records(path)
+    except OSError as exc:
+        raise SystemExit(f"cannot open {path}: {exc.strerror}") from None
+    errors = [str(e) for e in record_errors]
     if not records:
         detail = f": {errors[0]}" if errors else ""
         raise SystemExit(f"no readable games in {path}{detail}")

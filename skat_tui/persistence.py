@@ -256,73 +256,17 @@ def load_session(path: Path | None = None) -> TableSession | None:
 # ---------------------------------------------------------------- records
 
 
-@dataclass(frozen=True)
-class StoredGame:
-    """A recorded game as the replay reads it (the shape of engine.record's records)."""
-
-    deal: Deal
-    moves: list[SeatMove]
-    id: str
-    players: tuple[str, str, str]
-
-
-JSONL_RECORDS = "games.jsonl"
 ISS_RECORDS = "games.sgf"
 
 
 def append_record(state: GameState, game_id: str, players: tuple[str, str, str],
-                  directory: Path | None = None) -> tuple[Path, str | None]:
-    """Append a finished game to the record file; returns the file and a
-    notice if the ISS writer was unavailable and JSON lines were written instead."""
+                  directory: Path | None = None) -> Path:
+    """Append a finished game, in the ISS format, to the record file in the data directory."""
+    from engine.record import GameRecord, format_record
+
     directory = directory or data_dir()
     directory.mkdir(parents=True, exist_ok=True)
-    notice = None
-    try:
-        from engine.record import GameRecord, format_record
-    except ImportError:
-        notice = "engine.record is not available yet: games are recorded as JSON lines"
-    else:
-        try:
-            text = format_record(GameRecord.from_state(state, id=game_id, players=players))
-            path = directory / ISS_RECORDS
-            with open(path, "a", encoding="utf-8") as f:
-                f.write(text.rstrip("\n") + "\n")
-            return path, None
-        except Exception as exc:  # a writer bug must not lose the game: fall back below
-            notice = f"ISS record writer failed ({exc}); game saved as JSON lines"
-    path = directory / JSONL_RECORDS
-    line = {"id": game_id, "players": list(players), **encode_game(state.deal, state.moves)}
+    path = directory / ISS_RECORDS
     with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps(line) + "\n")
-    return path, notice
-
-
-def read_jsonl_records(path: Path) -> tuple[list[StoredGame], list[str]]:
-    """Games from a JSON-lines record file, and an error per unreadable line."""
-    games, errors = [], []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-            deal, moves = decode_game(data)
-            replay_moves(deal, moves)  # reject games whose moves do not fit the deal
-            players = tuple(data.get("players") or ("forehand", "middlehand", "rearhand"))
-            games.append(StoredGame(deal, moves, str(data.get("id", number)), players))
-        except Exception as exc:
-            errors.append(f"line {number}: {exc}")
-    return games, errors
-
-
-def read_any_records(path: str | Path) -> tuple[list[Any], list[str]]:
-    """Records from a JSON-lines file (ours) or an ISS file (engine.record)."""
-    path = Path(path)
-    if path.suffix == ".jsonl" or path.suffix == ".json":
-        return read_jsonl_records(path)
-    try:
-        from engine.record import read_records
-    except ImportError:
-        # Without the ISS reader, a JSON-lines file under another name still works.
-        return read_jsonl_records(path)
-    records, errors = read_records(path)
-    return list(records), [str(e) for e in errors]
+        f.write(format_record(GameRecord.from_state(state, id=game_id, players=players)) + "\n")
+    return path

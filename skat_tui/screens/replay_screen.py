@@ -20,7 +20,7 @@ from engine.service import start_search
 
 from ..messages import AnalysisUpdated, HintReady
 from ..players import resolve_player
-from ..replay import ReplayNavigator
+from engine.replay import ReplayNavigator
 from ..settings import Settings
 from ..widgets.debug_panel import DebugPanel
 from ..widgets.table import TableView

@@ -260,12 +260,9 @@ class TableScreen(Screen):
         game_id = f"{self.session.seed}-{number}"
         self.session.finish_game()
         try:
-            path, notice = append_record(state, game_id, self.names)
+            append_record(state, game_id, self.names)
         except OSError as exc:
             self.notify(f"Could not write the game record: {exc}", severity="error")
-        else:
-            if notice:
-                self.notify(notice, severity="warning", timeout=6)
         self.say("All three passed." if result is None else f"Game {number} is over.")
         self.refresh_table()
         self.update_bindings()

@@ -8,8 +8,7 @@ from engine.game import Deal, Phase, Play
 from engine.players.base import RandomPlayer
 from engine.series import play_game
 from skat_tui.app import SkatApp
-from skat_tui.persistence import StoredGame, append_record, read_any_records
-from skat_tui.replay import ReplayNavigator
+from engine.record import GameRecord
 from skat_tui.screens.dialogs import GamePickerScreen
 from skat_tui.screens.replay_screen import ReplayScreen
 from skat_tui.settings import Settings
@@ -18,7 +17,7 @@ from skat_tui.widgets.table import SeatPanel, TrickArea
 from tui_fakes import ThinkingPlayer, wait_until
 
 
-def played_records(count: int) -> list[StoredGame]:
+def played_records(count: int) -> list[GameRecord]:
     """Finished, declared games from seeded random players."""
     records, seed = [], 0
     while len(records) < count:
@@ -26,65 +25,8 @@ def played_records(count: int) -> list[StoredGame]:
         players = [RandomPlayer(seed * 3 + i) for i in range(3)]
         state = play_game(Deal.shuffled(seed), players)
         if state.result() is not None and len(state.tricks) == 10:
-            records.append(StoredGame(state.deal, list(state.moves), f"g{seed}", ("Ann", "Bob", "Cid")))
+            records.append(GameRecord.from_state(state, id=f"g{seed}", players=("Ann", "Bob", "Cid")))
     return records
-
-
-def test_navigator_steps_by_move_and_trick():
-    record = played_records(1)[0]
-    nav = ReplayNavigator([record])
-    assert nav.position == 0 and nav.state.phase == Phase.BIDDING
-    nav.forward()
-    assert nav.position == 1 and nav.state.moves[-1] == record.moves[0]
-    nav.back()
-    assert nav.position == 0 and not nav.state.moves
-    nav.next_trick()  # from the deal to the opening lead
-    assert nav.state.phase == Phase.PLAY and not nav.state.trick and not nav.state.tricks
-    nav.next_trick()
-    assert len(nav.state.tricks) == 1 and not nav.state.trick
-    nav.forward()
-    assert len(nav.state.trick) == 1
-    nav.previous_trick()
-    assert len(nav.state.tricks) == 1 and not nav.state.trick
-    nav.previous_trick()
-    assert not nav.state.tricks and nav.state.phase == Phase.PLAY
-    nav.end()
-    assert nav.state.is_over and nav.state.result() is not None
-    nav.home()
-    assert nav.position == 0
-    # Stepping back and forth gives the same state as replaying from the start.
-    nav.go_to(17)
-    nav.go_to(5)
-    nav.go_to(17)
-    fresh = ReplayNavigator([record])
-    fresh.go_to(17)
-    assert nav.state.moves == fresh.state.moves and nav.state.hands == fresh.state.hands
-
-
-def test_navigator_selects_games_and_refuses_empty():
-    records = played_records(2)
-    nav = ReplayNavigator(records)
-    nav.end()
-    nav.select(1)
-    assert nav.position == 0 and nav.record is records[1]
-    with pytest.raises(IndexError):
-        nav.select(2)
-    with pytest.raises(ValueError):
-        ReplayNavigator([])
-
-
-def test_recorded_games_read_back(tmp_path):
-    """Whichever writer recorded the games (ISS or our JSON lines), replay reads them back."""
-    records = played_records(2)
-    for record in records:
-        nav = ReplayNavigator([record])
-        nav.end()
-        path, _ = append_record(nav.state, record.id, record.players, tmp_path)
-    games, errors = read_any_records(path)
-    assert not errors and len(games) == 2
-    for game, record in zip(games, records):
-        assert game.deal == record.deal
-        assert [seat for seat, _ in game.moves] == [seat for seat, _ in record.moves]
 
 
 async def test_replay_screen_steps_views_and_analyses():

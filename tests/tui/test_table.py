@@ -7,7 +7,7 @@ import json
 from engine.game import Phase
 from engine.rules import sorted_cards
 from skat_tui.app import SkatApp, open_session
-from skat_tui.persistence import JSONL_RECORDS, ISS_RECORDS, TableSession, series_save_path
+from skat_tui.persistence import ISS_RECORDS, TableSession, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.dialogs import ConfirmScreen, ResultScreen
 from skat_tui.screens.table import TableScreen
@@ -96,8 +96,10 @@ async def test_whole_game_by_keys(fast_settings):
         text = str(app.screen.query_one("#result-text").render())
         assert "Multiplier:" in text and "Game value:" in text and "Matadors:" in text
         assert len(app.session.series.entries) == 1
-        records = data_dir() / JSONL_RECORDS, data_dir() / ISS_RECORDS
-        assert any(p.exists() and p.read_text().strip() for p in records)
+        from engine.record import read_records
+
+        recorded, errors = read_records(data_dir() / ISS_RECORDS)
+        assert not errors and len(recorded) == 1 and recorded[0].moves == list(state.moves)
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.state is not state)
         assert app.session.game_number == 2

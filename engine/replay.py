@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from engine.game import Deal, GameState, Move, Phase
+from .game import Deal, GameState, Move, Phase
 
 
 class RecordLike(Protocol):
