@@ -139,3 +139,33 @@ def test_spec_parameters(suit_position):
     assert q.limit == Limit(time=2.0) and q.evaluation.kind == "wins"
     with pytest.raises(ValueError, match="unknown MCU parameter"):
         make_player("mcu:depth=3")
+
+
+# ---- strength ------------------------------------------------------------------------------
+
+
+def series(specs, deals, seed):
+    from engine.tournament import generate_deals, run_tournament
+
+    results = run_tournament(specs, generate_deals(deals, seed), seed).results()
+    return {p["spec"]: p for p in results["players"]}, results["pairs"]
+
+
+def test_short_seeded_series_mcu_ahead_of_two_heuristic_players():
+    players, pairs = series(["mcu:simulations=30", "heuristic", "heuristic"], 20, 7)
+    assert players["mcu:simulations=30"]["seeger_fabian_per_game"] > players["heuristic"]["seeger_fabian_per_game"]
+
+
+@pytest.mark.slow
+def test_mcu_at_100_worlds_beats_two_heuristic_players_clearly():
+    _, pairs = series(["mcu:simulations=100", "heuristic", "heuristic"], 300, 11)
+    diff = pairs[0]
+    assert diff["seeger_fabian_per_game_difference"] - diff["ci95"] > 0
+
+
+@pytest.mark.slow
+def test_pimc_at_100_worlds_does_at_least_as_well_as_mcu():
+    _, pairs = series(["pimc:simulations=100", "mcu:simulations=100", "heuristic"], 100, 13)
+    pimc_vs_mcu = next(p for p in pairs if {p["a"], p["b"]} == {"pimc:simulations=100", "mcu:simulations=100"})
+    sign = 1 if pimc_vs_mcu["a"].startswith("pimc") else -1
+    assert sign * pimc_vs_mcu["seeger_fabian_per_game_difference"] + pimc_vs_mcu["ci95"] > 0
