@@ -84,3 +84,22 @@ async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 30.0
         if time.monotonic() > deadline:
             raise AssertionError("timed out waiting for the app")
         await pilot.pause(0.01)
+
+
+class FixedAnalysisPlayer(PassivePlayer):
+    """Answers at once with a made-up but fixed analysis: for stable snapshots."""
+
+    name = "fixed"
+
+    def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
+        if view.phase != Phase.PLAY:
+            return super().choose(view, limit)
+        legal = list(cards_of(view.legal_cards()))
+        accumulators = [CardAccumulator(card) for card in legal]
+        for world in range(40):
+            for i, acc in enumerate(accumulators):
+                points = (37 * world + 23 * i) % 121
+                acc.add(points, points >= 61, float(points))
+        final = Analysis("fixed", view.to_move, tuple(legal), tuple(a.stats() for a in accumulators), legal[0],
+                         40, 0.5, limit, final=True)
+        return Decision(super().choose(view, limit).move, final)

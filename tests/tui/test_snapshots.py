@@ -1,0 +1,76 @@
+"""Snapshots of the main screens (pytest-textual-snapshot; update with --snapshot-update)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.record import read_records
+from skat_tui.app import SkatApp
+from skat_tui.persistence import TableSession, series_save_path
+from skat_tui.screens.declaration import DeclarationDialog
+from skat_tui.screens.table import TableScreen
+
+from tui_fakes import FixedAnalysisPlayer, PassivePlayer, wait_until
+
+SIZE = (100, 30)
+SAMPLES = Path(__file__).parent.parent / "data" / "iss-samples.sgf"
+
+
+def table_app(fast_settings, players, seed=3) -> SkatApp:
+    session = TableSession.new(seed, series_save_path())
+    return SkatApp(session=session, settings=fast_settings, players=players)
+
+
+def table_of(app) -> TableScreen:
+    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
+
+
+def test_table_while_bidding(snap_compare, fast_settings):
+    app = table_app(fast_settings, {1: PassivePlayer(), 2: PassivePlayer()})
+
+    async def ready(pilot):
+        await wait_until(pilot, lambda: table_of(app).my_turn)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=ready)
+
+
+def test_declaration_dialog(snap_compare, fast_settings):
+    app = table_app(fast_settings, {1: PassivePlayer(), 2: PassivePlayer()})
+
+    async def declare(pilot):
+        await wait_until(pilot, lambda: table_of(app).my_turn)
+        await pilot.press("b", "s", "1", "2", "x")
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=declare)
+
+
+def test_table_in_play_with_the_debug_panel(snap_compare, fast_settings):
+    app = table_app(fast_settings, {1: FixedAnalysisPlayer(), 2: FixedAnalysisPlayer()})
+
+    async def play(pilot):
+        screen = table_of(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("b", "s", "1", "2", "x")
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await pilot.press("5", "enter")
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("1")
+        await wait_until(pilot, lambda: screen.my_turn and screen.last_analysis is not None)
+        await pilot.press("d")
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=play)
+
+
+def test_replay(snap_compare, fast_settings):
+    records, _ = read_records(SAMPLES)
+    app = SkatApp(records=records[1:2], settings=fast_settings)
+
+    async def step(pilot):
+        await pilot.pause(0.2)
+        for _ in range(14):
+            await pilot.press("right")
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=step)
