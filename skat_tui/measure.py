@@ -2,8 +2,9 @@
 
     python -m skat_tui.measure [--west mcu] [--east pimc] [--presses 60]
 
-West is asked for its move (it thinks until the measurement ends) while a
-second search, East's, runs beside it; meanwhile the debug panel is toggled
+West is asked for its move and East starts a second search beside it; both
+search a real card-play position (the opening lead of a heuristic-bid game)
+with their card search (MCU playouts, PIMC solves) until the measurement ends; meanwhile the debug panel is toggled
 with ``d`` again and again.  The latency of one press is the time from the
 key event to the first screen update that shows the panel in its new state.
 Prints p50 / p95 / max in milliseconds.  A measurement, not a timed test:
@@ -49,20 +50,36 @@ class IdlePlayer(Player):
 
 
 class BusyPlayer(Player):
-    """Keeps the wrapped AI thinking until stopped: it decides the same
-    position over and over (reporting its analyses), then plays its last choice."""
+    """Keeps the wrapped AI searching a card-play position until stopped
+    (reporting its analyses, as in a real game), then answers the position it
+    was asked about."""
 
-    def __init__(self, inner: Player) -> None:
+    def __init__(self, inner: Player, play_view: GameState) -> None:
         self.inner = inner
+        self.play_view = play_view
         self.name = f"busy {inner.name}"
         self.decisions = 0
 
     def choose(self, view: GameState, limit=None, *, stop=None, report=None) -> Decision:
-        decision = None
-        while decision is None or (stop is not None and not stop.is_set()):
-            decision = self.inner.choose(view, limit, stop=stop, report=report)
+        while stop is not None and not stop.is_set():
+            self.inner.choose(self.play_view, limit, stop=stop, report=report)
             self.decisions += 1
-        return decision
+        return self.inner.choose(view, limit)
+
+
+def opening_lead_view(seed: int) -> GameState:
+    """The view of the seat to lead the first trick of a game bid by heuristic players."""
+    from engine.game import Deal, Phase
+    from engine.players.heuristic import HeuristicPlayer
+
+    for offset in range(100):
+        state = GameState.new(Deal.shuffled(seed + offset))
+        bidders = [HeuristicPlayer(i) for i in range(3)]
+        while not state.is_over and state.phase != Phase.PLAY:
+            state.push(bidders[state.to_move].choose(state.view(state.to_move)).move)
+        if state.phase == Phase.PLAY and state.declaration.game != state.declaration.game.NULL:
+            return state.view(state.to_move)
+    raise RuntimeError("no suit or grand game among 100 deals")
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -77,8 +94,11 @@ async def measure(west: str, east: str, presses: int, seed: int, idle: bool = Fa
     for choice in (west_choice, east_choice):
         if choice.notice:
             print(f"note: {choice.notice}")
-    wrapper = IdlePlayer if idle else BusyPlayer
-    busy_west, busy_east = wrapper(west_choice.player), wrapper(east_choice.player)
+    if idle:
+        busy_west, busy_east = IdlePlayer(west_choice.player), IdlePlayer(east_choice.player)
+    else:
+        position = opening_lead_view(seed)
+        busy_west, busy_east = BusyPlayer(west_choice.player, position), BusyPlayer(east_choice.player, position)
     # Game 1: you are forehand, so West (middlehand) is the first to decide and starts thinking at once.
     app = SkatApp(session=TableSession.new(seed), settings=settings, players={1: busy_west, 2: busy_east})
     latencies: list[float] = []
@@ -119,7 +139,7 @@ async def measure(west: str, east: str, presses: int, seed: int, idle: bool = Fa
             await asyncio.sleep(rng.uniform(0.05, 0.15))
         second.stop()
         assert table._thinking is not None, "West stopped thinking during the measurement"
-        print(f"while measuring: West decided its position {busy_west.decisions} times, "
+        print(f"while measuring: West searched the card-play position {busy_west.decisions} times, "
               f"East {busy_east.decisions} times")
         table.stop_thinking()
     return latencies
