@@ -41,6 +41,10 @@ class SkatApp(App):
         """Players by table position (1 West, 2 East) overriding the settings: tests and measure.py."""
 
     def on_mount(self) -> None:
+        from engine.warmup import warm_up_in_background
+
+        # compile (or load) the numba core now, so that no AI move waits for the compiler
+        warm_up_in_background()
         if self.session is not None:
             from .screens.table import TableScreen
 
