@@ -1,0 +1,367 @@
+"""Engine benchmark: solver speed by game type and depth, reference ratio, threads, cold start.
+
+``run_bench()`` prints one rich table; ``run_bench(json_out=True)`` prints the
+same numbers as one JSON object.  Deals come from ``random.Random(seed)``, so
+runs are comparable.  Other components add rows by appending a callable to
+``EXTRA_ROWS``: it gets ``quick`` and returns a list of ``BenchRow``; a row
+whose name is in ``PLACEHOLDER_ROWS`` replaces the 'not yet measured' line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from engine.cards import CARD_POINTS, JACKS, cards_of
+from engine.rules import CLASS_MASKS, TRUMP_CLASS, GameType
+
+SEED = 20240611
+PLACEHOLDER_ROWS = ("heuristic playouts/s", "PIMC worlds/s", "MCU simulations/s")
+
+
+@dataclass
+class BenchRow:
+    section: str
+    name: str
+    count: int = 0
+    mean_ms: float | None = None
+    median_ms: float | None = None
+    p90_ms: float | None = None
+    max_ms: float | None = None
+    nodes_mean: float | None = None
+    mnodes_per_s: float | None = None
+    value: float | None = None  # a single number for rows that are not timings (ratios, rates, seconds)
+    unit: str = ""
+    goal: str = ""
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+EXTRA_ROWS: list[Callable[[bool], list[BenchRow]]] = []
+"""Callables ``(quick) -> list[BenchRow]`` that other parts of the engine register."""
+
+
+# ---------------------------------------------------------------- deals
+
+
+def _really_bid_position(rng: random.Random):
+    """A deal the declarer would really bid: >= 2 jacks and >= 5 trumps in the best
+    suit (grand with >= 3 jacks and >= 2 aces), skat = the 2 cheapest non-trumps."""
+    from engine.dds.reference import deal
+    from engine.dds.solver import Position
+
+    while True:
+        hands, skat = deal(rng)
+        declarer = rng.randrange(3)
+        twelve = hands[declarer] | skat
+        jacks = (twelve & JACKS).bit_count()
+        aces = sum(1 for c in cards_of(twelve) if c & 7 == 7)
+        if jacks >= 3 and aces >= 2:
+            game = GameType.GRAND
+        else:
+            game = max((GameType(s) for s in range(4)), key=lambda g: (twelve & CLASS_MASKS[g][TRUMP_CLASS]).bit_count())
+        trumps = twelve & CLASS_MASKS[game][TRUMP_CLASS]
+        if jacks < 2 or (game != GameType.GRAND and trumps.bit_count() < 5):
+            continue
+        plain = sorted(cards_of(twelve & ~trumps), key=lambda c: (CARD_POINTS[c], c))
+        if len(plain) < 2:
+            continue
+        discard = (1 << plain[0]) | (1 << plain[1])
+        new_hands = list(hands)
+        new_hands[declarer] = twelve & ~discard
+        return Position(game=game, declarer=declarer, hands=tuple(new_hands),
+                        declarer_points=CARD_POINTS[plain[0]] + CARD_POINTS[plain[1]])
+
+
+def _positions(kind: str, tricks_left: int, count: int, seed: int):
+    from engine.dds.reference import random_position
+
+    rng = random.Random(f"{seed}-{kind}-{tricks_left}")
+    out = []
+    for _ in range(count):
+        if kind == "really bid":
+            out.append(_really_bid_position(rng))
+            continue
+        game = {"suit": GameType(rng.randrange(4)), "grand": GameType.GRAND, "null": GameType.NULL}[kind]
+        out.append(random_position(rng, game, 3 * (10 - tricks_left)))
+    return out
+
+
+# ---------------------------------------------------------------- measurements
+
+
+def _time_solves(positions, threshold: int, ctx) -> tuple[list[float], list[int]]:
+    from engine.dds import core
+
+    times, nodes = [], []
+    for pos in positions:
+        trick = ctx.trick
+        trick[:] = 0
+        for i, card in enumerate(pos.trick):
+            trick[i] = card
+        before = ctx.nodes
+        start = time.perf_counter()
+        core.solve_value(int(pos.game), pos.declarer, pos.hands[0], pos.hands[1], pos.hands[2], trick,
+                         len(pos.trick), pos.leader, pos.declarer_points, pos.declarer_tricks, threshold, *ctx.arrays)
+        times.append((time.perf_counter() - start) * 1000.0)
+        nodes.append(ctx.nodes - before)
+    return times, nodes
+
+
+def _timing_row(section: str, name: str, times: list[float], nodes: list[int], goal: str = "") -> BenchRow:
+    ordered = sorted(times)
+    return BenchRow(section=section, name=name, count=len(times), mean_ms=statistics.fmean(times),
+                    median_ms=statistics.median(times), p90_ms=ordered[int(0.9 * (len(ordered) - 1))],
+                    max_ms=ordered[-1], nodes_mean=statistics.fmean(nodes),
+                    mnodes_per_s=sum(nodes) / max(sum(times), 1e-9) / 1000.0, goal=goal)
+
+
+def _solver_rows(quick: bool, seed: int) -> list[BenchRow]:
+    from engine.dds import core
+    from engine.dds.solver import SolverContext
+
+    ctx = SolverContext()
+    rows = []
+    n_deep = 12 if quick else 150
+    n_shallow = 20 if quick else 300
+    goals = {("suit", 10): "mean <= 5 ms", ("grand", 10): "mean <= 5 ms", ("null", 10): "mean <= 0.02 ms"}
+    for tricks_left in (10, 7, 4):
+        for kind in ("suit", "grand", "null"):
+            count = n_deep if tricks_left == 10 else n_shallow
+            times, nodes = _time_solves(_positions(kind, tricks_left, count, seed), core.EXACT, ctx)
+            rows.append(_timing_row("solver exact", f"{kind}, {tricks_left} tricks left", times, nodes,
+                                    goals.get((kind, tricks_left), "")))
+    for kind in ("suit", "grand"):
+        times, nodes = _time_solves(_positions(kind, 10, n_shallow, seed), 61, ctx)
+        rows.append(_timing_row("solver threshold 61", f"{kind}, 10 tricks left", times, nodes, "mean <= 0.5 ms"))
+    bid = _positions("really bid", 10, n_deep, seed)
+    times, nodes = _time_solves(bid, core.EXACT, ctx)
+    rows.append(_timing_row("solver exact", "really bid (suit/grand), 10 left", times, nodes, "mean <= 12 ms"))
+    times, nodes = _time_solves(bid, 61, ctx)
+    rows.append(_timing_row("solver threshold 61", "really bid (suit/grand), 10 left", times, nodes))
+    return rows
+
+
+def _reference_rows(quick: bool, seed: int) -> list[BenchRow]:
+    from engine.dds import core
+    from engine.dds.reference import reference_value
+    from engine.dds.solver import SolverContext
+
+    ctx = SolverContext()
+    positions = _positions("suit", 4, 6 if quick else 30, seed) + _positions("grand", 4, 3 if quick else 15, seed)
+    ref_times = []
+    for pos in positions:
+        start = time.perf_counter()
+        reference_value(pos)
+        ref_times.append((time.perf_counter() - start) * 1000.0)
+    times, nodes = _time_solves(positions, core.EXACT, ctx)
+    ref = BenchRow(section="reference", name="plain Python minimax, 4 tricks left", count=len(ref_times),
+                   mean_ms=statistics.fmean(ref_times), median_ms=statistics.median(ref_times),
+                   p90_ms=sorted(ref_times)[int(0.9 * (len(ref_times) - 1))], max_ms=max(ref_times))
+    solver = _timing_row("reference", "numba solver, same positions", times, nodes)
+    ratio = BenchRow(section="reference", name="speed ratio (reference / solver, mean time)",
+                     value=ref.mean_ms / max(solver.mean_ms, 1e-9), unit="x")
+    return [ref, solver, ratio]
+
+
+def _thread_rows(quick: bool, seed: int) -> list[BenchRow]:
+    """Worlds/s for exact solves at 7 tricks left and threshold-61 solves from trick 1,
+    with 1 and 2 threads, one world handed out at a time."""
+    from engine.dds import core
+    from engine.dds.solver import SolverContext
+
+    rows = []
+    workloads = (("exact, 7 tricks left", "suit", 7, core.EXACT), ("threshold 61, 10 tricks left", "suit", 10, 61))
+    for label, kind, tricks_left, threshold in workloads:
+        positions = _positions(kind, tricks_left, 60 if quick else 600, seed + 1)
+        contexts = [SolverContext(), SolverContext()]
+        rates = {}
+        for n_threads in (1, 2):
+            next_index = [0]
+            lock = threading.Lock()
+
+            def worker(ctx):
+                while True:
+                    with lock:
+                        i = next_index[0]
+                        next_index[0] += 1
+                    if i >= len(positions):
+                        return
+                    _time_solves([positions[i]], threshold, ctx)
+
+            # A short pass first so the timed run compares warm caches and tables.
+            _time_solves(positions[:5], threshold, contexts[0])
+            start = time.perf_counter()
+            threads = [threading.Thread(target=worker, args=(contexts[k],)) for k in range(n_threads)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            rates[n_threads] = len(positions) / (time.perf_counter() - start)
+            rows.append(BenchRow(section="threads", name=f"{label}: {n_threads} thread(s)", count=len(positions),
+                                 value=rates[n_threads], unit="worlds/s"))
+        rows.append(BenchRow(section="threads", name=f"{label}: 2-thread / 1-thread", value=rates[2] / rates[1],
+                             unit="x", goal=">= 1.7x"))
+    return rows
+
+
+_COLD_START_CODE = (
+    "import time; t = time.perf_counter(); from engine.dds.warmup import warm_up; warm_up(); "
+    "print(time.perf_counter() - t)"
+)
+
+
+def _cold_start_seconds(cache_dir: str | None) -> float:
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    out = subprocess.run([sys.executable, "-c", _COLD_START_CODE], env=env, cwd=root, capture_output=True,
+                         text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def _cold_start_rows(quick: bool) -> list[BenchRow]:
+    rows = []
+    _cold_start_seconds(None)  # make sure the regular cache is filled
+    rows.append(BenchRow(section="cold start", name="import + warm_up, numba cache warm (subprocess)",
+                         value=_cold_start_seconds(None), unit="s"))
+    if not quick:
+        with tempfile.TemporaryDirectory() as empty_cache:
+            rows.append(BenchRow(section="cold start", name="import + warm_up, empty cache: full compile (subprocess)",
+                                 value=_cold_start_seconds(empty_cache), unit="s"))
+    return rows
+
+
+def _extra_rows(quick: bool) -> list[BenchRow]:
+    rows = []
+    for make in EXTRA_ROWS:
+        rows.extend(make(quick))
+    measured = {row.name for row in rows}
+    for name in PLACEHOLDER_ROWS:
+        if name not in measured:
+            rows.append(BenchRow(section="players", name=name, note="not yet measured"))
+    return rows
+
+
+# ---------------------------------------------------------------- output
+
+
+def collect(quick: bool = False, seed: int = SEED) -> list[BenchRow]:
+    from engine.dds.warmup import warm_up
+
+    warm_up()
+    rows = _solver_rows(quick, seed)
+    rows += _reference_rows(quick, seed)
+    rows += _thread_rows(quick, seed)
+    rows += _cold_start_rows(quick)
+    rows += _extra_rows(quick)
+    return rows
+
+
+def _fmt(x: float | None, digits: int = 3) -> str:
+    if x is None:
+        return ""
+    if abs(x) >= 100:
+        return f"{x:,.0f}"
+    return f"{x:.{digits}f}"
+
+
+def run_bench(json_out: bool = False, quick: bool = False) -> int:
+    started = time.perf_counter()
+    rows = collect(quick=quick)
+    elapsed = time.perf_counter() - started
+    if json_out:
+        print(json.dumps({"seed": SEED, "quick": quick, "seconds": round(elapsed, 1),
+                          "rows": [asdict(r) for r in rows]}, indent=1))
+        return 0
+
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"engine bench (seed {SEED}{', quick' if quick else ''}; one thread unless stated; "
+                        f"{elapsed:.0f} s)")
+    for name, justify in (("section", "left"), ("what", "left"), ("n", "right"), ("mean ms", "right"),
+                          ("median ms", "right"), ("p90 ms", "right"), ("max ms", "right"),
+                          ("nodes mean", "right"), ("M nodes/s", "right"), ("value", "right"),
+                          ("goal", "left"), ("note", "left")):
+        table.add_column(name, justify=justify)
+    previous = None
+    for r in rows:
+        value = "" if r.value is None else f"{_fmt(r.value, 2)} {r.unit}".strip()
+        table.add_row("" if r.section == previous else r.section, r.name, str(r.count or ""), _fmt(r.mean_ms),
+                      _fmt(r.median_ms), _fmt(r.p90_ms), _fmt(r.max_ms), _fmt(r.nodes_mean, 0),
+                      _fmt(r.mnodes_per_s, 1), value, r.goal, r.note)
+        previous = r.section
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=200)  # piped output: do not squeeze the table to 80 columns
+    console.print(table)
+    return 0
+
+
+# ---------------------------------------------------------------- technique ablation (for docs/solver.md)
+
+ABLATION_SWITCHES = (
+    ("all techniques", 0),
+    ("no transposition table", "FLAG_NO_TT"),
+    ("no move ordering", "FLAG_NO_ORDER"),
+    ("no equivalent-card reduction", "FLAG_NO_EQUIV"),
+    ("TT keyed on exact cards (no group compression)", "FLAG_RAW_TT"),
+    ("no one-trick quick bound", "FLAG_NO_QUICK"),
+    ("plain bisection (no fail-soft bound jumps)", "FLAG_BINARY_ONLY"),
+)
+
+
+def run_ablation(quick: bool = False, seed: int = SEED) -> int:
+    """Mean nodes per solve with one technique switched off at a time (same seeded positions)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from engine.dds import core
+    from engine.dds.solver import SolverContext
+    from engine.dds.warmup import warm_up
+
+    warm_up()
+    n = 10 if quick else 60
+    workloads = (
+        ("suit exact, 7 left", _positions("suit", 7, n, seed), core.EXACT),
+        ("grand exact, 7 left", _positions("grand", 7, n, seed), core.EXACT),
+        ("suit exact, 10 left", _positions("suit", 10, n // 3, seed), core.EXACT),
+        ("suit+grand >=61, 10 left", _positions("suit", 10, n, seed) + _positions("grand", 10, n, seed), 61),
+        ("null, 10 left", _positions("null", 10, 4 * n, seed), core.EXACT),
+    )
+    table = Table(title="mean nodes per solve, one technique off at a time (ratio to all techniques)")
+    table.add_column("switched off")
+    for label, _, _ in workloads:
+        table.add_column(label, justify="right")
+    baseline = {}
+    for name, flag in ABLATION_SWITCHES:
+        flags = 0 if flag == 0 else getattr(core, flag)
+        cells = []
+        for label, positions, threshold in workloads:
+            if flags == core.FLAG_NO_TT and "10 left" in label and threshold == core.EXACT and "null" not in label:
+                cells.append("(skipped: too slow)")
+                continue
+            ctx = SolverContext(flags=flags)
+            _, nodes = _time_solves(positions, threshold, ctx)
+            mean = statistics.fmean(nodes)
+            baseline.setdefault(label, mean)
+            cells.append(f"{mean:,.0f} ({mean / baseline[label]:.2f}x)")
+        table.add_row(name, *cells)
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=200)
+    console.print(table)
+    return 0

@@ -1,0 +1,921 @@
+"""Numba core of the double-dummy solver.
+
+Search: fail-soft alpha-beta over single card plays with an explicit stack
+(a recursive ``@njit(cache=True)`` function crashed when loaded from the cache
+in another process, numba issue #6061).  Every search is a zero-window test
+"does the declarer reach >= gamma card points?"; the exact value is found by
+bisecting gamma (MTD-style), and all tests of one deal share the
+transposition table, whose entries are bounds on the declarer's *future*
+points keyed on (cards still in hands, player on lead) at trick starts.
+
+Internal card layout.  The core renumbers the 32 cards per game type so that
+each follow class is a contiguous run of bits, ordered by strength, with the
+trump class on top.  Then "follow the led class" is one AND, "does card a
+beat card b" is ``a > b`` for eligible cards, and equivalent cards are
+neighbouring bits.  The tables are derived from ``engine.rules`` at import
+time; ``legal_cards_std`` / ``trick_winner_std`` / ``points_std`` expose the
+core's view in the standard layout so tests can pin it to ``engine.rules``.
+
+All entry points are ``@njit(cache=True, nogil=True)`` and take the arrays of
+a per-thread context (see ``engine.dds.solver.SolverContext``):
+``tt`` (int64[2**k], the transposition table), ``meta`` (int64[4]:
+generation, node counter), ``st`` (int64[MAX_DEPTH, N_FIELDS], the explicit
+stack) and ``mv`` (int64[MAX_DEPTH, MOVE_COLUMNS], move lists).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from engine.cards import CARD_POINTS
+from engine.rules import CLASS_OF, STRENGTH, TRUMP_CLASS
+
+NULL_GAME = 5
+
+# ---------------------------------------------------------------- tables
+
+
+def _build_tables():
+    to_internal = np.zeros((6, 32), np.int64)
+    to_card = np.zeros((6, 32), np.int64)
+    points = np.zeros((6, 32), np.int64)
+    class_mask = np.zeros((6, 32), np.int64)  # internal mask of a card's follow class
+    trump_mask = np.zeros(6, np.int64)
+    for g in range(6):
+        order = sorted(range(32), key=lambda c: (CLASS_OF[g][c] == TRUMP_CLASS, CLASS_OF[g][c], STRENGTH[g][c]))
+        for idx, card in enumerate(order):
+            to_internal[g, card] = idx
+            to_card[g, idx] = card
+            points[g, idx] = CARD_POINTS[card]
+        for idx in range(32):
+            cls = CLASS_OF[g][to_card[g, idx]]
+            class_mask[g, idx] = sum(1 << j for j in range(32) if CLASS_OF[g][to_card[g, j]] == cls)
+            if cls == TRUMP_CLASS:
+                trump_mask[g] |= 1 << idx
+    # Points of each byte of an internal mask, to sum a mask's points in 4 lookups.
+    byte_points = np.zeros((6, 4, 256), np.int64)
+    for g in range(6):
+        for pos in range(4):
+            for value in range(256):
+                byte_points[g, pos, value] = sum(points[g, pos * 8 + b] for b in range(8) if value >> b & 1)
+    return to_internal, to_card, points, class_mask, trump_mask, byte_points
+
+
+TO_INTERNAL, TO_CARD, POINTS, CLASS_MASK, TRUMP_MASK, BYTE_POINTS = _build_tables()
+
+
+def _build_groups():
+    """Runs of cards whose identity does not matter, only their order and owners.
+
+    Within a follow class, consecutive cards (internal order) with equal points
+    form a group if *every* card between its members also belongs to it: the
+    7 8 9 of a plain or trump suit (all 0 points), the jacks (all 2 points), and
+    in null a whole suit.  Compressing a group's cards still in play to its
+    lowest positions keeps every rule outcome and all points, so positions that
+    differ only in which group members were played share a TT entry.
+    """
+    masks = np.zeros((6, 8), np.int64)
+    counts = np.zeros(6, np.int64)
+    for g in range(6):
+        idx = 0
+        while idx < 32:
+            end = idx
+            same_points = g == NULL_GAME
+            while (end + 1 < 32 and CLASS_MASK[g, end + 1] == CLASS_MASK[g, idx]
+                   and (same_points or POINTS[g, end + 1] == POINTS[g, idx])):
+                end += 1
+            if end > idx:
+                masks[g, counts[g]] = sum(1 << j for j in range(idx, end + 1))
+                counts[g] += 1
+            idx = end + 1
+    return masks, counts
+
+
+GROUP_MASKS, GROUP_COUNTS = _build_groups()
+
+# De Bruijn table for the index of the lowest set bit of a 32-bit mask.
+_DEBRUIJN_MUL = 0x077CB531
+DEBRUIJN = np.zeros(32, np.int64)
+for _i in range(32):
+    DEBRUIJN[((1 << _i) * _DEBRUIJN_MUL & 0xFFFFFFFF) >> 27] = _i
+
+# ---------------------------------------------------------------- context layout
+
+MAX_DEPTH = 34  # 30 card plays + root + slack
+MAX_MOVES = 12
+MOVE_COLUMNS = 2 * MAX_MOVES  # moves, then their ordering scores
+N_FIELDS = 20
+(F_H0, F_H1, F_H2, F_LEAD, F_N, F_T0, F_T1, F_ACC, F_REM, F_ALPHA, F_BETA, F_ALPHA0, F_BETA0,
+ F_BEST, F_BESTMOVE, F_MI, F_NM, F_SLOT, F_KEY0, F_KEY1) = range(N_FIELDS)
+
+META_GEN, META_NODES, META_FLAGS = 0, 1, 2
+META_SIZE = 4
+# META_FLAGS bits switch techniques off, to measure what each buys.
+FLAG_NO_TT = 1
+FLAG_NO_ORDER = 2
+FLAG_NO_EQUIV = 4
+FLAG_BINARY_ONLY = 8  # exact value by plain bisection instead of fail-soft bound jumps
+FLAG_RAW_TT = 16  # TT keyed on the exact cards instead of the group-compressed ones
+FLAG_NO_QUICK = 32  # no one-trick sure-winner bound at trick starts
+
+# TT entry (two int64 words): word 0 = canonical hand 0 | canonical hand 1 << 32;
+# word 1 bits 0..33 canonical hand 2 | leader << 32, 34..40 lower bound,
+# 41..47 upper bound (both on the declarer's future points), 48..52 best move
+# (canonical internal index), 53..63 generation.
+KEY_MASK = (1 << 34) - 1
+GEN_LIMIT = 2047
+
+INF = 1000
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _low_index(x):
+    return DEBRUIJN[(((x & -x) * _DEBRUIJN_MUL) & 0xFFFFFFFF) >> 27]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _high_index(x):
+    n = 0
+    if x >= 65536:
+        x >>= 16
+        n += 16
+    if x >= 256:
+        x >>= 8
+        n += 8
+    if x >= 16:
+        x >>= 4
+        n += 4
+    if x >= 4:
+        x >>= 2
+        n += 2
+    if x >= 2:
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mask_points(g, m):
+    return (BYTE_POINTS[g, 0, m & 255] + BYTE_POINTS[g, 1, (m >> 8) & 255]
+            + BYTE_POINTS[g, 2, (m >> 16) & 255] + BYTE_POINTS[g, 3, (m >> 24) & 255])
+
+
+@njit(cache=True, nogil=True)
+def to_internal_mask(g, m):
+    out = 0
+    while m:
+        c = _low_index(m)
+        m &= m - 1
+        out |= 1 << TO_INTERNAL[g, c]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def to_standard_mask(g, m):
+    out = 0
+    while m:
+        i = _low_index(m)
+        m &= m - 1
+        out |= 1 << TO_CARD[g, i]
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _winner_offset(g, a, b, c):
+    """Position (0..2) in the trick of the winning card among internal cards a (led), b, c."""
+    eligible = CLASS_MASK[g, a] | TRUMP_MASK[g]
+    best = a
+    pos = 0
+    if (eligible >> b) & 1 and b > best:
+        best = b
+        pos = 1
+    if (eligible >> c) & 1 and c > best:
+        pos = 2
+    return pos
+
+
+
+@njit(cache=True, nogil=True)
+def _canonical(g, x0, x1, x2, raw):
+    """Hands with every group's in-play cards moved to the group's lowest positions."""
+    if raw:
+        return x0, x1, x2
+    u = x0 | x1 | x2
+    for k in range(GROUP_COUNTS[g]):
+        grp = GROUP_MASKS[g, k]
+        live = u & grp
+        low = grp & -grp
+        if live == 0 or live == low * ((1 << _popcount(live)) - 1):
+            continue  # already compressed
+        y0 = x0 & live
+        y1 = x1 & live
+        x0 &= ~grp
+        x1 &= ~grp
+        x2 &= ~grp
+        pos = low
+        while live:
+            b = live & -live
+            live ^= b
+            if y0 & b:
+                x0 |= pos
+            elif y1 & b:
+                x1 |= pos
+            else:
+                x2 |= pos
+            pos <<= 1
+    return x0, x1, x2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _group_of(g, c):
+    for k in range(GROUP_COUNTS[g]):
+        if (GROUP_MASKS[g, k] >> c) & 1:
+            return GROUP_MASKS[g, k]
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _move_to_canonical(g, u, c, raw):
+    grp = 0 if raw else _group_of(g, c)
+    if grp == 0:
+        return c
+    return _low_index(grp) + _popcount(u & grp & ((1 << c) - 1))
+
+
+@njit(cache=True, nogil=True)
+def _move_from_canonical(g, u, cm, raw):
+    grp = 0 if raw else _group_of(g, cm)
+    if grp == 0:
+        return cm
+    live = u & grp
+    for _ in range(cm - _low_index(grp)):
+        live &= live - 1
+    return _low_index(live) if live else -1
+
+# ---------------------------------------------------------------- rule copies in standard layout (for tests)
+
+
+@njit(cache=True, nogil=True)
+def legal_cards_std(hand, g, led):
+    """The core's legal cards (standard layout); ``led`` < 0 means on lead."""
+    h = to_internal_mask(g, hand)
+    if led < 0:
+        return hand
+    follow = h & CLASS_MASK[g, TO_INTERNAL[g, led]]
+    return to_standard_mask(g, follow if follow else h)
+
+
+@njit(cache=True, nogil=True)
+def trick_winner_std(g, a, b, c):
+    return _winner_offset(g, TO_INTERNAL[g, a], TO_INTERNAL[g, b], TO_INTERNAL[g, c])
+
+
+@njit(cache=True, nogil=True)
+def points_std(g, m):
+    return _mask_points(g, to_internal_mask(g, m))
+
+
+# ---------------------------------------------------------------- move generation and ordering
+
+
+@njit(cache=True, nogil=True)
+def _gen_moves(g, decl, d, st, mv, tt_move, flags):
+    """Fill mv[d] with the legal, non-equivalent moves of the player to move, best first."""
+    is_null = g == NULL_GAME
+    lead = st[d, F_LEAD]
+    n = st[d, F_N]
+    p = (lead + n) % 3
+    h0 = st[d, F_H0]
+    h1 = st[d, F_H1]
+    h2 = st[d, F_H2]
+    hand = h0 if p == 0 else (h1 if p == 1 else h2)
+    trump = TRUMP_MASK[g]
+    in_play = h0 | h1 | h2
+    t0 = st[d, F_T0]
+    t1 = st[d, F_T1]
+    if n >= 1:
+        in_play |= 1 << t0
+    if n >= 2:
+        in_play |= 1 << t1
+    if n == 0:
+        legal = hand
+    else:
+        follow = hand & CLASS_MASK[g, t0]
+        legal = follow if follow else hand
+
+    # Current trick state: winning card and its seat.
+    win_card = -1
+    win_seat = -1
+    eligible = 0
+    if n >= 1:
+        eligible = CLASS_MASK[g, t0] | trump
+        win_card = t0
+        win_seat = lead
+        if n == 2 and (eligible >> t1) & 1 and t1 > win_card:
+            win_card = t1
+            win_seat = (lead + 1) % 3
+    nxt = (p + 1) % 3  # the player after me (only relevant when n == 1)
+    nxt_hand = h0 if nxt == 0 else (h1 if nxt == 1 else h2)
+    p_is_decl = p == decl
+    no_equiv = (flags & FLAG_NO_EQUIV) != 0
+    no_order = (flags & FLAG_NO_ORDER) != 0
+
+    # Hands of my opponents (for "sure winner" on lead).
+    opp = 0
+    for s in range(3):
+        if s != p and (p_is_decl or s == decl):
+            opp |= h0 if s == 0 else (h1 if s == 1 else h2)
+
+    count = 0
+    m = legal
+    while m:
+        c = _low_index(m)
+        m &= m - 1
+        cls = CLASS_MASK[g, c]
+        pts = POINTS[g, c]
+        if not no_equiv:
+            lower = in_play & cls & ((1 << c) - 1)
+            if lower:
+                b = _high_index(lower)
+                if (hand >> b) & 1 and (is_null or POINTS[g, b] == pts):
+                    continue  # same outcome as the lower neighbour in my hand
+        score = 0
+        if not no_order:
+            above = ~((2 << c) - 1)
+            if is_null:
+                rank = c & 7  # null layout: suit * 8 + rank
+                if n == 0:
+                    # Lead low cards: the declarer wants cards others must overtake.
+                    score = -rank
+                    if not p_is_decl:
+                        # Defenders: lead under the declarer's cards of that suit, so
+                        # that he must go over.
+                        decl_hand = h0 if decl == 0 else (h1 if decl == 1 else h2)
+                        decl_suit = decl_hand & cls
+                        if decl_suit:
+                            score += 100 if _low_index(decl_suit) > c else 50
+                else:
+                    beats = (eligible >> c) & 1 and c > win_card
+                    if p_is_decl:
+                        # Duck with the highest card that stays under; if forced, go low.
+                        score = 100 + rank if not beats else -rank
+                    elif win_seat == decl:
+                        # Keep the declarer's card on top; shed high cards while doing so.
+                        score = 100 + rank if not beats else -100 - rank
+                    else:
+                        score = -rank
+            elif n == 0:
+                sure = (opp & cls & above) == 0
+                if sure and (cls & trump) == 0:
+                    # A plain card can be ruffed by an opponent void in its suit.
+                    for s in range(3):
+                        if s != p and (p_is_decl or s == decl):
+                            hs = h0 if s == 0 else (h1 if s == 1 else h2)
+                            if (hs & cls) == 0 and (hs & trump) != 0:
+                                sure = False
+                if sure:
+                    score = 1000 + 16 * pts + (c & 3)
+                else:
+                    score = -16 * pts - (c - _low_index(cls))
+                    if p_is_decl and (cls & trump) != 0:  # declarer: draw trumps
+                        score = 500 + c
+            else:
+                beats = (eligible >> c) & 1 and c > win_card
+                new_win = c if beats else win_card
+                new_win_seat = p if beats else win_seat
+                mine = (new_win_seat == decl) == p_is_decl
+                sure_mine = False
+                if mine:
+                    if n == 2:
+                        sure_mine = True
+                    elif (nxt == decl) == p_is_decl:
+                        sure_mine = True  # my partner plays last
+                    else:
+                        follow_next = nxt_hand & CLASS_MASK[g, t0]
+                        cand = follow_next if follow_next else nxt_hand
+                        sure_mine = (cand & eligible & ~((2 << new_win) - 1)) == 0
+                if sure_mine:
+                    score = 1000 + 16 * pts - (c - _low_index(cls))
+                elif beats and n == 1:
+                    # Beating for now forces the last player to spend a high card.
+                    score = 500 - 16 * pts - (c - _low_index(cls))
+                else:
+                    score = -16 * pts - (c - _low_index(cls))
+            if c == tt_move:
+                score = 1_000_000
+        # insertion into sorted position (descending score)
+        j = count
+        while j > 0 and mv[d, MAX_MOVES + j - 1] < score:
+            mv[d, j] = mv[d, j - 1]
+            mv[d, MAX_MOVES + j] = mv[d, MAX_MOVES + j - 1]
+            j -= 1
+        mv[d, j] = c
+        mv[d, MAX_MOVES + j] = score
+        count += 1
+    return count
+
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _min_points(g, m):
+    best = 99
+    while m:
+        c = _low_index(m)
+        m &= m - 1
+        if POINTS[g, c] < best:
+            best = POINTS[g, c]
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _quick_trick_points(g, decl, lead, x0, x1, x2):
+    """Points the leader's side surely takes in this trick (-1: no sure winner).
+
+    A led card wins for sure if no opponent holds a higher card of its class
+    and, for a plain card, no opponent void in the suit holds a trump.  Each
+    other player adds at least the cheapest card they may play.
+    """
+    trump = TRUMP_MASK[g]
+    hl = x0 if lead == 0 else (x1 if lead == 1 else x2)
+    best_gain = -1
+    m = hl
+    while m:
+        c = _high_index(m)
+        cls = CLASS_MASK[g, c]
+        m &= ~cls  # only the leader's top card of each class can be a sure winner
+        above = ~((2 << c) - 1)
+        gain = POINTS[g, c]
+        sure = True
+        for k in (1, 2):
+            o = (lead + k) % 3
+            ho = x0 if o == 0 else (x1 if o == 1 else x2)
+            opponent = (o == decl) or (lead == decl)
+            f = ho & cls
+            if f:
+                if opponent and (f & above):
+                    sure = False
+                    break
+                gain += _min_points(g, f)
+            else:
+                if opponent and (cls & trump) == 0 and (ho & trump):
+                    sure = False
+                    break
+                gain += _min_points(g, ho)
+        if sure and gain > best_gain:
+            best_gain = gain
+    return best_gain
+
+
+@njit(cache=True, nogil=True)
+def _null_lead_wins_trick(g, decl, lead, x0, x1, x2):
+    """Null, a defender on lead: can the defenders force the declarer to take this trick?
+
+    Yes if in some suit the leader holds a card under all of the declarer's
+    cards of that suit and the other defender can stay under the declarer's
+    lowest card (or is void).  Either way round, the declarer must then win.
+    """
+    hl = x0 if lead == 0 else (x1 if lead == 1 else x2)
+    hd = x0 if decl == 0 else (x1 if decl == 1 else x2)
+    other = 3 - lead - decl
+    ho = x0 if other == 0 else (x1 if other == 1 else x2)
+    m = hd
+    while m:
+        dlow = _low_index(m)
+        cls = CLASS_MASK[g, dlow]
+        m &= ~cls
+        led = hl & cls
+        if led and _low_index(led) < dlow:
+            follow = ho & cls
+            if follow == 0 or _low_index(follow) < dlow:
+                return True
+    return False
+
+# ---------------------------------------------------------------- search
+
+
+@njit(cache=True, nogil=True)
+def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, tt, meta, st, mv):
+    """Fail-soft alpha-beta; internal layout; returns a bound on the declarer's final value.
+
+    Result v: v <= alpha means value <= v; v >= beta means value >= v; else exact.
+    Suit/grand values are card points (acc + future); null values are 1 (declarer
+    wins) or 0, with acc = 0 and rem = 1.
+    """
+    is_null = g == NULL_GAME
+    flags = meta[META_FLAGS]
+    use_tt = (flags & FLAG_NO_TT) == 0
+    gen = meta[META_GEN]
+    tt_slots_mask = tt.shape[0] // 2 - 1
+    raw_tt = (flags & FLAG_RAW_TT) != 0
+    use_quick = (flags & FLAG_NO_QUICK) == 0
+    nodes = 0
+
+    d = 0
+    st[0, F_H0] = h0
+    st[0, F_H1] = h1
+    st[0, F_H2] = h2
+    st[0, F_LEAD] = leader
+    st[0, F_N] = ntrick
+    st[0, F_T0] = t0
+    st[0, F_T1] = t1
+    st[0, F_ACC] = acc
+    st[0, F_REM] = rem
+    st[0, F_ALPHA] = alpha
+    st[0, F_BETA] = beta
+    entering = True
+    val = 0
+    while True:
+        finished = False
+        if entering:
+            nodes += 1
+            a = st[d, F_ALPHA]
+            b = st[d, F_BETA]
+            cur_acc = st[d, F_ACC]
+            cur_rem = st[d, F_REM]
+            n = st[d, F_N]
+            x0 = st[d, F_H0]
+            x1 = st[d, F_H1]
+            x2 = st[d, F_H2]
+            st[d, F_SLOT] = -1
+            if cur_acc >= b:
+                val = cur_acc
+                finished = True
+            elif cur_acc + cur_rem <= a:
+                val = cur_acc + cur_rem
+                finished = True
+            elif n == 0 and (x0 | x1 | x2) == 0:
+                val = cur_acc + cur_rem
+                finished = True
+            elif n == 0 and (x0 & (x0 - 1)) == 0 and (x1 & (x1 - 1)) == 0 and (x2 & (x2 - 1)) == 0:
+                # Last trick: one card each, nothing to choose.
+                ld = st[d, F_LEAD]
+                c0 = _low_index(x0)
+                c1 = _low_index(x1)
+                c2 = _low_index(x2)
+                ca = c0 if ld == 0 else (c1 if ld == 1 else c2)
+                cb = c1 if ld == 0 else (c2 if ld == 1 else c0)
+                cc = c2 if ld == 0 else (c0 if ld == 1 else c1)
+                w = (ld + _winner_offset(g, ca, cb, cc)) % 3
+                if is_null:
+                    val = 0 if w == decl else 1
+                else:
+                    val = cur_acc + (cur_rem if w == decl else 0)
+                finished = True
+            else:
+                tt_move = -1
+                if n == 0 and use_tt:
+                    y0, y1, y2 = _canonical(g, x0, x1, x2, raw_tt)
+                    key0 = y0 | (y1 << 32)
+                    key1 = y2 | (st[d, F_LEAD] << 32)
+                    slot = (((key0 ^ (key1 * 0x2545F491)) * -7046029254386353131) >> 40) & tt_slots_mask
+                    st[d, F_KEY0] = key0
+                    st[d, F_KEY1] = key1
+                    st[d, F_SLOT] = slot
+                    e0 = tt[2 * slot]
+                    e1 = tt[2 * slot + 1]
+                    if e0 == key0 and (e1 & KEY_MASK) == key1 and ((e1 >> 53) & 0x7FF) == gen:
+                        lo = cur_acc + ((e1 >> 34) & 127)
+                        hi = cur_acc + ((e1 >> 41) & 127)
+                        if lo >= b:
+                            val = lo
+                            finished = True
+                        elif hi <= a:
+                            val = hi
+                            finished = True
+                        elif lo == hi:
+                            val = lo
+                            finished = True
+                        tt_move = _move_from_canonical(g, x0 | x1 | x2, (e1 >> 48) & 31, raw_tt)
+                if not finished and n == 0 and is_null and use_quick and st[d, F_LEAD] != decl:
+                    if _null_lead_wins_trick(g, decl, st[d, F_LEAD], x0, x1, x2):
+                        val = 0
+                        finished = True
+                if not finished and n == 0 and not is_null and use_quick:
+                    gain = _quick_trick_points(g, decl, st[d, F_LEAD], x0, x1, x2)
+                    if gain >= 0:
+                        if st[d, F_LEAD] == decl:
+                            if cur_acc + gain >= b:
+                                val = cur_acc + gain
+                                finished = True
+                        elif cur_acc + cur_rem - gain <= a:
+                            val = cur_acc + cur_rem - gain
+                            finished = True
+                if not finished:
+                    st[d, F_ALPHA0] = a
+                    st[d, F_BETA0] = b
+                    st[d, F_NM] = _gen_moves(g, decl, d, st, mv, tt_move, flags)
+                    st[d, F_MI] = 0
+                    p = (st[d, F_LEAD] + n) % 3
+                    st[d, F_BEST] = -INF if p == decl else INF
+                    st[d, F_BESTMOVE] = mv[d, 0]
+        else:
+            # A child of node d returned val.
+            p = (st[d, F_LEAD] + st[d, F_N]) % 3
+            move = mv[d, st[d, F_MI] - 1]
+            if p == decl:
+                if val > st[d, F_BEST]:
+                    st[d, F_BEST] = val
+                    st[d, F_BESTMOVE] = move
+                if val >= st[d, F_BETA]:
+                    finished = True
+                elif val > st[d, F_ALPHA]:
+                    st[d, F_ALPHA] = val
+            else:
+                if val < st[d, F_BEST]:
+                    st[d, F_BEST] = val
+                    st[d, F_BESTMOVE] = move
+                if val <= st[d, F_ALPHA]:
+                    finished = True
+                elif val < st[d, F_BETA]:
+                    st[d, F_BETA] = val
+            if finished:
+                val = st[d, F_BEST]
+
+        if not finished:
+            mi = st[d, F_MI]
+            if mi < st[d, F_NM]:
+                c = mv[d, mi]
+                st[d, F_MI] = mi + 1
+                # Play card c into the child node d + 1.
+                n = st[d, F_N]
+                ld = st[d, F_LEAD]
+                p = (ld + n) % 3
+                bit = 1 << c
+                e = d + 1
+                st[e, F_H0] = st[d, F_H0] & ~bit
+                st[e, F_H1] = st[d, F_H1] & ~bit
+                st[e, F_H2] = st[d, F_H2] & ~bit
+                st[e, F_ALPHA] = st[d, F_ALPHA]
+                st[e, F_BETA] = st[d, F_BETA]
+                st[e, F_ACC] = st[d, F_ACC]
+                st[e, F_REM] = st[d, F_REM]
+                if n < 2:
+                    st[e, F_LEAD] = ld
+                    st[e, F_N] = n + 1
+                    st[e, F_T0] = c if n == 0 else st[d, F_T0]
+                    st[e, F_T1] = c if n == 1 else st[d, F_T1]
+                else:
+                    ta = st[d, F_T0]
+                    tb = st[d, F_T1]
+                    w = (ld + _winner_offset(g, ta, tb, c)) % 3
+                    st[e, F_LEAD] = w
+                    st[e, F_N] = 0
+                    if is_null:
+                        if w == decl:
+                            # The declarer took a trick: null is lost, no node needed.
+                            nodes += 1
+                            val = 0
+                            entering = False
+                            continue
+                    elif w == decl:
+                        pts = POINTS[g, ta] + POINTS[g, tb] + POINTS[g, c]
+                        st[e, F_ACC] = st[d, F_ACC] + pts
+                        st[e, F_REM] = st[d, F_REM] - pts
+                    else:
+                        st[e, F_REM] = st[d, F_REM] - (POINTS[g, ta] + POINTS[g, tb] + POINTS[g, c])
+                d = e
+                entering = True
+                continue
+            val = st[d, F_BEST]
+            finished = True
+
+        # Node d is finished with value val; store what the search proved.
+        if not entering and st[d, F_SLOT] >= 0:
+            slot = st[d, F_SLOT]
+            key0 = st[d, F_KEY0]
+            key1 = st[d, F_KEY1]
+            rel = val - st[d, F_ACC]
+            lo = 0
+            hi = st[d, F_REM]
+            e0 = tt[2 * slot]
+            e1 = tt[2 * slot + 1]
+            if e0 == key0 and (e1 & KEY_MASK) == key1 and ((e1 >> 53) & 0x7FF) == gen:
+                lo = (e1 >> 34) & 127
+                hi = (e1 >> 41) & 127
+            if val <= st[d, F_ALPHA0]:
+                hi = min(hi, rel)
+            elif val >= st[d, F_BETA0]:
+                lo = max(lo, rel)
+            else:
+                lo = rel
+                hi = rel
+            move = _move_to_canonical(g, st[d, F_H0] | st[d, F_H1] | st[d, F_H2], st[d, F_BESTMOVE], raw_tt)
+            tt[2 * slot] = key0
+            tt[2 * slot + 1] = key1 | (lo << 34) | (hi << 41) | (move << 48) | (gen << 53)
+        if d == 0:
+            break
+        d -= 1
+        entering = False
+    meta[META_NODES] += nodes
+    return val
+
+
+# ---------------------------------------------------------------- drivers (internal layout)
+
+EXACT = -1
+"""Pass as ``threshold`` to ask for the exact value instead of a yes/no test."""
+
+
+@njit(cache=True, nogil=True)
+def new_generation(tt, meta):
+    """Start a new deal: older TT entries stop matching (cleared in full on wrap-around)."""
+    gen = meta[META_GEN] + 1
+    if gen > GEN_LIMIT:
+        tt[:] = 0
+        gen = 1
+    meta[META_GEN] = gen
+
+
+@njit(cache=True, nogil=True)
+def _exact(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, tt, meta, st, mv):
+    if g == NULL_GAME:
+        return 1 if _search(g, decl, h0, h1, h2, t0, t1, n, leader, 0, 1, 0, 1, tt, meta, st, mv) >= 1 else 0
+    bisect_only = (meta[META_FLAGS] & FLAG_BINARY_ONLY) != 0
+    lo = acc
+    hi = acc + rem
+    while lo < hi:
+        # Zero-window test at the midpoint; the fail-soft result may move a bound
+        # past gamma (to the next value the cards can actually produce).
+        gamma = (lo + hi + 1) // 2
+        v = _search(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, gamma - 1, gamma, tt, meta, st, mv)
+        if v >= gamma:
+            lo = gamma if bisect_only else v
+        else:
+            hi = gamma - 1 if bisect_only else v
+    return lo
+
+
+@njit(cache=True, nogil=True)
+def _value(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, threshold, tt, meta, st, mv):
+    """Exact value (threshold < 0), or 1/0 for "declarer reaches >= threshold" (null: wins)."""
+    if threshold < 0 or g == NULL_GAME:
+        return _exact(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, tt, meta, st, mv)
+    v = _search(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, threshold - 1, threshold, tt, meta, st, mv)
+    return 1 if v >= threshold else 0
+
+
+@njit(cache=True, nogil=True)
+def _play(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, c):
+    """State after the player to move plays internal card c; lost=True if the null declarer took a trick."""
+    bit = 1 << c
+    h0 &= ~bit
+    h1 &= ~bit
+    h2 &= ~bit
+    lost = False
+    if n == 0:
+        return h0, h1, h2, c, t1, 1, leader, acc, rem, lost
+    if n == 1:
+        return h0, h1, h2, t0, c, 2, leader, acc, rem, lost
+    w = (leader + _winner_offset(g, t0, t1, c)) % 3
+    if g == NULL_GAME:
+        lost = w == decl
+    else:
+        pts = POINTS[g, t0] + POINTS[g, t1] + POINTS[g, c]
+        rem -= pts
+        if w == decl:
+            acc += pts
+    return h0, h1, h2, 0, 0, 0, w, acc, rem, lost
+
+
+@njit(cache=True, nogil=True)
+def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, decl_tricks, threshold,
+               want_per_card, out_cards, out_values, tt, meta, st, mv):
+    """Solve one position given in the standard card layout, as a new deal.
+
+    threshold < 0 (``EXACT``): exact value (suit/grand: declarer's final card
+    points incl. ``decl_points``; null: 1 win / 0 loss); else 1/0 for
+    "declarer reaches >= threshold" (null ignores it).  With want_per_card,
+    out_cards/out_values (int64[>=10]) receive the value after each legal card
+    of the player to move.  Returns (value, best card or -1, number of cards).
+    """
+    new_generation(tt, meta)
+    g = game
+    is_null = g == NULL_GAME
+    ih0 = to_internal_mask(g, h0)
+    ih1 = to_internal_mask(g, h1)
+    ih2 = to_internal_mask(g, h2)
+    t0 = TO_INTERNAL[g, trick[0]] if n_trick >= 1 else 0
+    t1 = TO_INTERNAL[g, trick[1]] if n_trick >= 2 else 0
+    if is_null:
+        acc = 0
+        rem = 1
+    else:
+        acc = decl_points
+        table = 0
+        if n_trick >= 1:
+            table |= 1 << t0
+        if n_trick >= 2:
+            table |= 1 << t1
+        rem = _mask_points(g, ih0 | ih1 | ih2 | table)
+    p = (leader + n_trick) % 3
+    hand = ih0 if p == 0 else (ih1 if p == 1 else ih2)
+    if is_null and decl_tricks > 0:
+        return 0, -1, 0
+    if hand == 0:  # game over
+        if is_null:
+            return 1, -1, 0
+        if threshold >= 0:
+            return (1 if acc >= threshold else 0), -1, 0
+        return acc, -1, 0
+    if n_trick == 0:
+        legal = hand
+    else:
+        follow = hand & CLASS_MASK[g, t0]
+        legal = follow if follow else hand
+    in_play = ih0 | ih1 | ih2
+    if n_trick >= 1:
+        in_play |= 1 << t0
+    if n_trick >= 2:
+        in_play |= 1 << t1
+    maximize = p == declarer
+
+    if not want_per_card:
+        value = _value(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, acc, rem, threshold, tt, meta, st, mv)
+        # Best card: the first whose child keeps the value (cheap tests on a warm TT).
+        m = legal
+        while m:
+            c = _low_index(m)
+            m &= m - 1
+            s = _play(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, acc, rem, c)
+            if s[9]:  # null: this card takes a trick for the declarer
+                if value == 0:
+                    return value, TO_CARD[g, c], 0
+                continue
+            if threshold >= 0 or is_null:
+                child = _value(g, declarer, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], threshold,
+                               tt, meta, st, mv)
+                if child == value:
+                    return value, TO_CARD[g, c], 0
+            elif maximize:
+                v = _search(g, declarer, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8],
+                            value - 1, value, tt, meta, st, mv)
+                if v >= value:
+                    return value, TO_CARD[g, c], 0
+            else:
+                v = _search(g, declarer, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8],
+                            value, value + 1, tt, meta, st, mv)
+                if v <= value:
+                    return value, TO_CARD[g, c], 0
+        return value, -1, 0  # unreachable for consistent positions
+
+    count = 0
+    best_value = -INF if maximize else INF
+    best_card = -1
+    m = legal
+    last_value = 0
+    while m:
+        c = _low_index(m)
+        m &= m - 1
+        # An equivalent lower neighbour in the same hand was just solved.
+        lower = in_play & CLASS_MASK[g, c] & ((1 << c) - 1)
+        if count > 0 and lower and (hand >> _high_index(lower)) & 1 \
+                and (is_null or POINTS[g, _high_index(lower)] == POINTS[g, c]):
+            v = last_value
+        else:
+            s = _play(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, acc, rem, c)
+            if s[9]:
+                v = 0
+            else:
+                v = _value(g, declarer, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], threshold,
+                           tt, meta, st, mv)
+        out_cards[count] = TO_CARD[g, c]
+        out_values[count] = v
+        count += 1
+        last_value = v
+        if (maximize and v > best_value) or (not maximize and v < best_value):
+            best_value = v
+            best_card = TO_CARD[g, c]
+    return best_value, best_card, count
+
+
+@njit(cache=True, nogil=True)
+def solve_value(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, decl_tricks, threshold,
+                tt, meta, st, mv):
+    """Value of a position as a new deal (see ``solve_root``); the PIMC hot path."""
+    new_generation(tt, meta)
+    g = game
+    ih0 = to_internal_mask(g, h0)
+    ih1 = to_internal_mask(g, h1)
+    ih2 = to_internal_mask(g, h2)
+    t0 = TO_INTERNAL[g, trick[0]] if n_trick >= 1 else 0
+    t1 = TO_INTERNAL[g, trick[1]] if n_trick >= 2 else 0
+    if g == NULL_GAME:
+        if decl_tricks > 0:
+            return 0
+        return _exact(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, 0, 1, tt, meta, st, mv)
+    table = 0
+    if n_trick >= 1:
+        table |= 1 << t0
+    if n_trick >= 2:
+        table |= 1 << t1
+    rem = _mask_points(g, ih0 | ih1 | ih2 | table)
+    return _value(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, decl_points, rem, threshold,
+                  tt, meta, st, mv)

@@ -1,0 +1,146 @@
+"""Public API of the double-dummy solver.
+
+``solve(pos)`` gives the exact value of a position under best play by all
+three seats with all cards known; ``solve_threshold(pos, t)`` answers "does the
+declarer reach >= t card points?", which is much cheaper.  Values of suit and
+grand games are the declarer's final card points (points already taken and
+the skat included); null values are 1 (declarer wins) or 0.
+
+Hot loops (PIMC over many sampled worlds) should skip this module's per-call
+conversions and call ``engine.dds.core.solve_value`` / ``solve_root`` directly
+with the arrays of a ``SolverContext`` (``*ctx.arrays``), one context per thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.rules import GameType
+
+from . import core
+
+DEFAULT_TT_BITS = 20  # 2**20 entries * 16 bytes = 16 MiB per thread
+
+
+class SolverContext:
+    """Per-thread solver state: transposition table, generation counter, search stack.
+
+    Create one per worker thread and reuse it for every world; the generation
+    counter invalidates the table between deals in O(1).
+    """
+
+    def __init__(self, tt_bits: int = DEFAULT_TT_BITS, flags: int = 0) -> None:
+        self.tt = np.zeros(2 << tt_bits, np.int64)  # two words per entry
+        self.tt[:] = 0  # touch every page now, not during the first solve
+        self.meta = np.zeros(core.META_SIZE, np.int64)
+        self.meta[core.META_FLAGS] = flags
+        self.stack = np.zeros((core.MAX_DEPTH, core.N_FIELDS), np.int64)
+        self.moves = np.zeros((core.MAX_DEPTH, core.MOVE_COLUMNS), np.int64)
+        self.trick = np.zeros(3, np.int64)
+        self.out_cards = np.zeros(12, np.int64)
+        self.out_values = np.zeros(12, np.int64)
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(tt, meta, stack, moves): the trailing arguments of the core entry points."""
+        return self.tt, self.meta, self.stack, self.moves
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched by this context so far (all solves)."""
+        return int(self.meta[core.META_NODES])
+
+    @property
+    def flags(self) -> int:
+        return int(self.meta[core.META_FLAGS])
+
+    @flags.setter
+    def flags(self, value: int) -> None:
+        self.meta[core.META_FLAGS] = value
+
+
+_local = threading.local()
+
+
+def thread_context() -> SolverContext:
+    """This thread's context, created on first use."""
+    ctx = getattr(_local, "ctx", None)
+    if ctx is None:
+        ctx = _local.ctx = SolverContext()
+    return ctx
+
+
+@dataclass(frozen=True)
+class Position:
+    game: GameType
+    declarer: int  # seat 0..2
+    hands: tuple[int, int, int]  # remaining cards per seat (masks), cards on the table excluded
+    trick: tuple[int, ...] = ()  # cards already played to the current trick, in order (0..2 cards)
+    leader: int = 0  # seat that led (or is to lead) the current trick
+    declarer_points: int = 0  # card points the declarer already has (incl. skat for suit/grand)
+    declarer_tricks: int = 0  # tricks the declarer already took (null: >0 means already lost)
+    defender_points: int = 0
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % 3
+
+    def validate(self) -> None:
+        if not 0 <= self.declarer <= 2 or not 0 <= self.leader <= 2:
+            raise ValueError("seats are 0..2")
+        if len(self.trick) > 2:
+            raise ValueError("at most 2 cards can lie on the table before the next card")
+        seen = 0
+        for mask in (*self.hands, *(1 << c for c in self.trick)):
+            if mask & seen:
+                raise ValueError("a card is in two places")
+            seen |= mask
+        sizes = [h.bit_count() for h in self.hands]
+        for i in range(len(self.trick)):  # players who already played to this trick hold one card fewer
+            sizes[(self.leader + i) % 3] += 1
+        if len(set(sizes)) != 1:
+            raise ValueError(f"hand sizes do not fit the trick: {[h.bit_count() for h in self.hands]}")
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    value: int  # suit/grand: declarer's final card points; null: 1 win / 0 loss; threshold queries: 1/0
+    per_card: dict[int, int] = field(default_factory=dict)  # value after each legal card of the player to move
+    best_card: int = -1
+    nodes: int = 0
+    ms: float = 0.0
+
+
+def _run(pos: Position, threshold: int, per_card: bool, ctx: SolverContext | None) -> SolveResult:
+    pos.validate()
+    ctx = ctx or thread_context()
+    trick = ctx.trick
+    trick[:] = 0
+    for i, card in enumerate(pos.trick):
+        trick[i] = card
+    nodes_before = ctx.nodes
+    start = time.perf_counter()
+    value, best, count = core.solve_root(
+        int(pos.game), pos.declarer, pos.hands[0], pos.hands[1], pos.hands[2], trick, len(pos.trick),
+        pos.leader, pos.declarer_points, pos.declarer_tricks, threshold, per_card,
+        ctx.out_cards, ctx.out_values, *ctx.arrays)
+    ms = (time.perf_counter() - start) * 1000.0
+    cards = {int(ctx.out_cards[i]): int(ctx.out_values[i]) for i in range(count)} if per_card else {}
+    return SolveResult(value=int(value), per_card=cards, best_card=int(best), nodes=ctx.nodes - nodes_before, ms=ms)
+
+
+def solve(pos: Position, per_card: bool = True, ctx: SolverContext | None = None) -> SolveResult:
+    """Exact value under best play (suit/grand: declarer's final card points; null: 1/0)."""
+    return _run(pos, core.EXACT, per_card, ctx)
+
+
+def solve_threshold(pos: Position, threshold: int, per_card: bool = True,
+                    ctx: SolverContext | None = None) -> SolveResult:
+    """1 if the declarer reaches >= threshold card points under best play, else 0 (null: as ``solve``)."""
+    if pos.game != GameType.NULL and not 0 <= threshold <= 120:
+        raise ValueError("threshold must be 0..120")
+    return _run(pos, max(threshold, 0), per_card, ctx)

@@ -1,0 +1,53 @@
+"""Compile (or load from numba's on-disk cache) every solver entry point.
+
+The first call of a numba function compiles it, which takes seconds; an app
+should call ``warm_up_in_background()`` at start-up so the UI never waits on
+it.  With a warm cache (``__pycache__`` next to ``core.py``) loading takes a
+fraction of a second.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from engine.rules import GameType
+
+from . import core
+from .solver import Position, SolverContext, solve, solve_threshold
+
+_lock = threading.Lock()
+_done = threading.Event()
+
+
+def warm_up() -> float:
+    """Compile or load every entry point with the argument types real calls use; returns seconds."""
+    start = time.perf_counter()
+    with _lock:
+        if _done.is_set():
+            return 0.0
+        ctx = SolverContext(tt_bits=10)
+        # A tiny endgame: one card each (seats 0, 1, 2), one per game type.
+        for game in GameType:
+            pos = Position(game=game, declarer=0, hands=(1 << 31, 1 << 30, 1 << 29), leader=0)
+            solve(pos, ctx=ctx)
+            solve(pos, per_card=False, ctx=ctx)
+            solve_threshold(pos, 61, ctx=ctx)
+            core.solve_value(int(game), 0, pos.hands[0], pos.hands[1], pos.hands[2], ctx.trick, 0, 0, 0, 0,
+                             core.EXACT, *ctx.arrays)
+        core.legal_cards_std(1, 0, -1)
+        core.trick_winner_std(0, 0, 1, 2)
+        core.points_std(0, 1)
+        _done.set()
+    return time.perf_counter() - start
+
+
+def warm_up_in_background() -> threading.Thread:
+    """Start ``warm_up`` on a daemon thread and return it (join it to wait)."""
+    thread = threading.Thread(target=warm_up, name="dds-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+if __name__ == "__main__":
+    print(f"{warm_up():.3f}")

@@ -1,0 +1,221 @@
+"""Double-dummy solver: the numba core against the plain-Python reference and engine.rules."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from engine.cards import CARD_POINTS, points_of
+from engine.dds import core
+from engine.dds.reference import (TABLE_PATH, position_from_json, random_position, reference_per_card,
+                                  reference_value)
+from engine.dds.solver import Position, SolverContext, solve, solve_threshold
+from engine.dds.warmup import warm_up, warm_up_in_background
+from engine.rules import GameType, legal_cards, trick_winner
+
+ROOT = Path(__file__).resolve().parents[2]
+THRESHOLDS = (31, 61, 90, 120)
+
+
+@pytest.fixture(scope="module")
+def ctx() -> SolverContext:
+    warm_up()
+    return SolverContext(tt_bits=16)
+
+
+def _random_positions(seed: int, count_per_game: int) -> list[Position]:
+    """3 to 5 tricks left, on lead and with 1 or 2 cards on the table, every game type."""
+    rng = random.Random(seed)
+    positions = []
+    for game in GameType:
+        for _ in range(count_per_game):
+            positions.append(random_position(rng, game, rng.randrange(15, 25)))
+    return positions
+
+
+def _threshold_of(game: GameType, value: int, threshold: int) -> int:
+    return value if game == GameType.NULL else int(value >= threshold)
+
+
+def test_core_rule_copies_match_engine_rules():
+    rng = random.Random(1)
+    for _ in range(3000):
+        game = GameType(rng.randrange(6))
+        cards = rng.sample(range(32), 13)
+        hand = sum(1 << c for c in cards[:10])
+        led = cards[10]
+        assert core.legal_cards_std(hand, int(game), led) == legal_cards(hand, game, led)
+        assert core.legal_cards_std(hand, int(game), -1) == legal_cards(hand, game, None)
+        trick = cards[10:13]
+        assert core.trick_winner_std(int(game), *trick) == trick_winner(game, trick)
+        assert core.points_std(int(game), hand) == points_of(hand)
+
+
+def test_solver_matches_reference_on_random_positions(ctx):
+    positions = _random_positions(seed=7, count_per_game=90)
+    assert len(positions) >= 500
+    assert sum(1 for p in positions if p.trick) >= 150  # mid-trick positions are well covered
+    for pos in positions:
+        expected = reference_per_card(pos)
+        result = solve(pos, ctx=ctx)
+        assert result.per_card == expected, pos
+        best = max(expected.values()) if pos.to_move == pos.declarer else min(expected.values())
+        assert result.value == best == reference_value(pos), pos
+        assert expected[result.best_card] == best, pos
+        quick = solve(pos, per_card=False, ctx=ctx)
+        assert quick.value == best and expected[quick.best_card] == best, pos
+
+
+def test_thresholds_match_reference(ctx):
+    for pos in _random_positions(seed=8, count_per_game=12):
+        expected = reference_per_card(pos)
+        best = reference_value(pos)
+        for t in THRESHOLDS:
+            result = solve_threshold(pos, t, ctx=ctx)
+            assert result.value == _threshold_of(pos.game, best, t), (pos, t)
+            assert result.per_card == {c: _threshold_of(pos.game, v, t) for c, v in expected.items()}, (pos, t)
+            quick = solve_threshold(pos, t, per_card=False, ctx=ctx)
+            assert quick.value == result.value
+            assert result.per_card[quick.best_card] == result.value
+
+
+def test_stored_reference_table():
+    table = json.loads(TABLE_PATH.read_text())
+    assert len(table["entries"]) >= 30
+    for entry in table["entries"]:
+        pos = position_from_json(entry["position"])
+        result = solve(pos)
+        assert result.value == entry["value"], pos
+        assert result.per_card == {int(c): v for c, v in entry["per_card"].items()}, pos
+        for t, expected in entry["thresholds"].items():
+            assert solve_threshold(pos, int(t), per_card=False).value == expected, (pos, t)
+
+
+def test_whole_games_consistent_along_best_play(ctx):
+    """From the first trick, playing the solver's best card never changes the value."""
+    rng = random.Random(3)
+    for game in (GameType.SPADES, GameType.GRAND, GameType.NULL):
+        pos = random_position(rng, game, 0)
+        value = solve(pos, per_card=False, ctx=ctx).value
+        while (any(pos.hands) or pos.trick) and not (game == GameType.NULL and pos.declarer_tricks):
+            result = solve(pos, per_card=False, ctx=ctx)
+            assert result.value == value
+            pos = _play(pos, result.best_card)
+        final = (0 if pos.declarer_tricks else 1) if game == GameType.NULL else pos.declarer_points
+        assert final == value
+
+
+def _play(pos: Position, card: int) -> Position:
+    """``pos`` after the player to move plays ``card``."""
+    hands = list(pos.hands)
+    hands[pos.to_move] &= ~(1 << card)
+    trick = pos.trick + (card,)
+    if len(trick) < 3:
+        return replace(pos, hands=tuple(hands), trick=trick)
+    winner = (pos.leader + trick_winner(pos.game, trick)) % 3
+    points = sum(CARD_POINTS[c] for c in trick)
+    if winner == pos.declarer:
+        return replace(pos, hands=tuple(hands), trick=(), leader=winner, declarer_points=pos.declarer_points + points,
+                       declarer_tricks=pos.declarer_tricks + 1)
+    return replace(pos, hands=tuple(hands), trick=(), leader=winner, defender_points=pos.defender_points + points)
+
+
+def test_every_technique_switch_gives_the_same_values():
+    flags = (0, core.FLAG_NO_TT, core.FLAG_NO_ORDER, core.FLAG_NO_EQUIV, core.FLAG_BINARY_ONLY, core.FLAG_RAW_TT,
+             core.FLAG_NO_QUICK)
+    contexts = [SolverContext(tt_bits=14, flags=f) for f in flags]
+    rng = random.Random(5)
+    for i in range(60):
+        pos = random_position(rng, GameType(i % 6), rng.randrange(12, 22))
+        values = {solve(pos, per_card=False, ctx=c).value for c in contexts}
+        assert len(values) == 1, pos
+
+
+def test_positions_at_start_and_end():
+    # Game over: the value is the points taken.
+    done = Position(game=GameType.HEARTS, declarer=1, hands=(0, 0, 0), declarer_points=70, defender_points=50)
+    assert solve(done).value == 70
+    assert solve_threshold(done, 61).value == 1
+    # Null already lost.
+    lost = Position(game=GameType.NULL, declarer=0, hands=(1, 2, 4), declarer_tricks=1)
+    assert solve(lost).value == 0
+    # Inconsistent hands are rejected.
+    with pytest.raises(ValueError):
+        solve(Position(game=GameType.GRAND, declarer=0, hands=(3, 4, 8)))
+
+
+def test_value_includes_points_taken_and_skat(ctx):
+    rng = random.Random(9)
+    pos = random_position(rng, GameType.CLUBS, 21)
+    more = Position(game=pos.game, declarer=pos.declarer, hands=pos.hands, trick=pos.trick, leader=pos.leader,
+                    declarer_points=pos.declarer_points + 10, declarer_tricks=pos.declarer_tricks,
+                    defender_points=pos.defender_points)
+    assert solve(more, ctx=ctx).value == solve(pos, ctx=ctx).value + 10
+
+
+def test_context_reuse_across_deals_matches_fresh_contexts():
+    shared = SolverContext(tt_bits=12)  # small table: collisions and overwrites happen
+    rng = random.Random(11)
+    for i in range(40):
+        pos = random_position(rng, GameType(i % 6), 12)
+        assert solve(pos, per_card=False, ctx=shared).value == solve(pos, per_card=False,
+                                                                      ctx=SolverContext(tt_bits=16)).value
+
+
+def test_array_entry_point_and_generation_wrap():
+    ctx = SolverContext(tt_bits=10)
+    ctx.meta[core.META_GEN] = core.GEN_LIMIT - 1  # force a wrap-around (table cleared) during the loop
+    rng = random.Random(12)
+    for _ in range(6):
+        pos = random_position(rng, GameType.GRAND, 15)
+        trick = ctx.trick
+        trick[:] = 0
+        for i, c in enumerate(pos.trick):
+            trick[i] = c
+        value = core.solve_value(int(pos.game), pos.declarer, *pos.hands, trick, len(pos.trick), pos.leader,
+                                 pos.declarer_points, pos.declarer_tricks, core.EXACT, *ctx.arrays)
+        assert value == reference_value(pos)
+    assert 1 <= ctx.meta[core.META_GEN] < 10
+
+
+def test_cache_loads_in_a_second_process():
+    """numba #6061: recursive cached functions crashed when loaded elsewhere; ours uses a loop."""
+    code = ("from engine.dds.solver import Position, solve; from engine.rules import GameType; "
+            "print(solve(Position(GameType.GRAND, 0, (1 << 28 | 1 << 0, 1 << 20 | 1 << 1, 1 << 12 | 1 << 2)))"
+            ".value)")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for _ in range(2):  # the second run certainly loads from the cache
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                             timeout=300)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == "6"  # the declarer leads ♣J and collects all three jacks
+
+
+def test_warm_up_in_background():
+    thread = warm_up_in_background()
+    thread.join(timeout=300)
+    assert not thread.is_alive()
+
+
+def test_bench_quick_smoke(capsys):
+    from engine import bench
+
+    calls = []
+    bench.EXTRA_ROWS.append(lambda quick: calls.append(quick) or [bench.BenchRow("players", "PIMC worlds/s", value=1.0)])
+    try:
+        assert bench.run_bench(json_out=True, quick=True) == 0
+    finally:
+        bench.EXTRA_ROWS.pop()
+    data = json.loads(capsys.readouterr().out)
+    names = [row["name"] for row in data["rows"]]
+    assert "suit, 10 tricks left" in names and "heuristic playouts/s" in names
+    assert calls == [True]
+    pimc = [row for row in data["rows"] if row["name"] == "PIMC worlds/s"]
+    assert len(pimc) == 1 and pimc[0]["value"] == 1.0
