@@ -224,8 +224,11 @@ def _tournament(args: argparse.Namespace) -> int:
         print(json.dumps(results))
         return 0
     table = Table(title=f"{len(run.outcomes)} games, {results['run']['deals_played']} deals, seed {args.seed}")
-    for column in ("player", "games", "won", "lost", "card points", "score", "Seeger-Fabian", "SF/game ± 95 %"):
-        table.add_column(column, justify="left" if column == "player" else "right")
+    for column in ("player", "games", "won", "lost", "points", "score", "SF", "SF/game ±95%"):
+        if column == "player":
+            table.add_column(column, overflow="fold")
+        else:
+            table.add_column(column, justify="right", no_wrap=True)
     for row in results["players"]:
         table.add_row(
             f"{row['spec']} ×{row['instances']}", str(row["games"]), str(row["declarer_won"]),

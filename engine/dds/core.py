@@ -18,8 +18,8 @@ core's view in the standard layout so tests can pin it to ``engine.rules``.
 
 All entry points are ``@njit(cache=True, nogil=True)`` and take the arrays of
 a per-thread context (see ``engine.dds.solver.SolverContext``):
-``tt`` (int64[2**k], the transposition table), ``meta`` (int64[4]:
-generation, node counter), ``st`` (int64[MAX_DEPTH, N_FIELDS], the explicit
+``tt`` (int64[2**k], the transposition table), ``meta`` (int64[META_SIZE]:
+generation, node counter, flags, abort word, node limit), ``st`` (int64[MAX_DEPTH, N_FIELDS], the explicit
 stack) and ``mv`` (int64[MAX_DEPTH, MOVE_COLUMNS], move lists).
 """
 
@@ -109,8 +109,14 @@ N_FIELDS = 20
 (F_H0, F_H1, F_H2, F_LEAD, F_N, F_T0, F_T1, F_ACC, F_REM, F_ALPHA, F_BETA, F_ALPHA0, F_BETA0,
  F_BEST, F_BESTMOVE, F_MI, F_NM, F_SLOT, F_KEY0, F_KEY1) = range(N_FIELDS)
 
-META_GEN, META_NODES, META_FLAGS = 0, 1, 2
-META_SIZE = 4
+META_GEN, META_NODES, META_FLAGS, META_ABORT, META_NODE_LIMIT, META_SOLVE_START = 0, 1, 2, 3, 4, 5
+META_SIZE = 8
+# META_ABORT: set (non-zero) from any thread to stop the running and every later
+# solve of this context until cleared.  META_NODE_LIMIT: nodes one solve may
+# search (0 = no limit); META_SOLVE_START: node counter when the solve began.
+ABORT_CHECK_MASK = 511  # check the abort word every 512 nodes (~40 us)
+ABORTED = -2
+"""Returned by every entry point (and ``_search``) when a solve was aborted."""
 # META_FLAGS bits switch techniques off, to measure what each buys.
 FLAG_NO_TT = 1
 FLAG_NO_ORDER = 2
@@ -536,6 +542,13 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
         finished = False
         if entering:
             nodes += 1
+            if (nodes & ABORT_CHECK_MASK) == 1:
+                # Abort requested from another thread, or node limit reached: unwind
+                # without storing anything (partial results are not bounds).
+                limit = meta[META_NODE_LIMIT]
+                if meta[META_ABORT] != 0 or (limit > 0 and meta[META_NODES] + nodes - meta[META_SOLVE_START] > limit):
+                    meta[META_NODES] += nodes
+                    return ABORTED
             a = st[d, F_ALPHA]
             b = st[d, F_BETA]
             cur_acc = st[d, F_ACC]
@@ -732,12 +745,16 @@ def new_generation(tt, meta):
         tt[:] = 0
         gen = 1
     meta[META_GEN] = gen
+    meta[META_SOLVE_START] = meta[META_NODES]  # the node limit counts from here
 
 
 @njit(cache=True, nogil=True)
 def _exact(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, tt, meta, st, mv):
     if g == NULL_GAME:
-        return 1 if _search(g, decl, h0, h1, h2, t0, t1, n, leader, 0, 1, 0, 1, tt, meta, st, mv) >= 1 else 0
+        v = _search(g, decl, h0, h1, h2, t0, t1, n, leader, 0, 1, 0, 1, tt, meta, st, mv)
+        if v == ABORTED:
+            return ABORTED
+        return 1 if v >= 1 else 0
     bisect_only = (meta[META_FLAGS] & FLAG_BINARY_ONLY) != 0
     lo = acc
     hi = acc + rem
@@ -746,6 +763,8 @@ def _exact(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, tt, meta, st, mv):
         # past gamma (to the next value the cards can actually produce).
         gamma = (lo + hi + 1) // 2
         v = _search(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, gamma - 1, gamma, tt, meta, st, mv)
+        if v == ABORTED:
+            return ABORTED
         if v >= gamma:
             lo = gamma if bisect_only else v
         else:
@@ -759,6 +778,8 @@ def _value(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, threshold, tt, meta
     if threshold < 0 or g == NULL_GAME:
         return _exact(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, tt, meta, st, mv)
     v = _search(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, threshold - 1, threshold, tt, meta, st, mv)
+    if v == ABORTED:
+        return ABORTED
     return 1 if v >= threshold else 0
 
 
@@ -839,6 +860,8 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
 
     if not want_per_card:
         value = _value(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, acc, rem, threshold, tt, meta, st, mv)
+        if value == ABORTED:
+            return ABORTED, -1, 0
         # Best card: the first whose child keeps the value (cheap tests on a warm TT).
         m = legal
         while m:
@@ -852,16 +875,22 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
             if threshold >= 0 or is_null:
                 child = _value(g, declarer, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], threshold,
                                tt, meta, st, mv)
+                if child == ABORTED:
+                    return ABORTED, -1, 0
                 if child == value:
                     return value, TO_CARD[g, c], 0
             elif maximize:
                 v = _search(g, declarer, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8],
                             value - 1, value, tt, meta, st, mv)
+                if v == ABORTED:
+                    return ABORTED, -1, 0
                 if v >= value:
                     return value, TO_CARD[g, c], 0
             else:
                 v = _search(g, declarer, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8],
                             value, value + 1, tt, meta, st, mv)
+                if v == ABORTED:
+                    return ABORTED, -1, 0
                 if v <= value:
                     return value, TO_CARD[g, c], 0
         return value, -1, 0  # unreachable for consistent positions
@@ -886,6 +915,8 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
             else:
                 v = _value(g, declarer, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], threshold,
                            tt, meta, st, mv)
+                if v == ABORTED:
+                    return ABORTED, -1, count
         out_cards[count] = TO_CARD[g, c]
         out_values[count] = v
         count += 1

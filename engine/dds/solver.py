@@ -6,6 +6,9 @@ declarer reach >= t card points?", which is much cheaper.  Values of suit and
 grand games are the declarer's final card points (points already taken and
 the skat included); null values are 1 (declarer wins) or 0.
 
+A solve can be stopped from another thread (``SolverContext.request_abort``)
+or by a node limit; ``solve``/``solve_threshold`` then raise ``SolveAborted``.
+
 Hot loops (PIMC over many sampled worlds) should skip this module's per-call
 conversions and call ``engine.dds.core.solve_value`` / ``solve_root`` directly
 with the arrays of a ``SolverContext`` (``*ctx.arrays``), one context per thread.
@@ -26,18 +29,28 @@ from . import core
 DEFAULT_TT_BITS = 20  # 2**20 entries * 16 bytes = 16 MiB per thread
 
 
+class SolveAborted(RuntimeError):
+    """A solve was stopped by ``SolverContext.request_abort`` or the context's node limit."""
+
+
 class SolverContext:
     """Per-thread solver state: transposition table, generation counter, search stack.
 
     Create one per worker thread and reuse it for every world; the generation
-    counter invalidates the table between deals in O(1).
+    counter invalidates the table between deals in O(1).  Any thread may call
+    ``request_abort``: the running solve stops within ~512 nodes and every
+    later solve stops at once until ``clear_abort``.  ``node_limit`` (0 = none)
+    aborts a single solve that searches more nodes.  The core entry points
+    return ``core.ABORTED`` when stopped; ``solve``/``solve_threshold`` raise
+    ``SolveAborted``.
     """
 
-    def __init__(self, tt_bits: int = DEFAULT_TT_BITS, flags: int = 0) -> None:
+    def __init__(self, tt_bits: int = DEFAULT_TT_BITS, flags: int = 0, node_limit: int = 0) -> None:
         self.tt = np.zeros(2 << tt_bits, np.int64)  # two words per entry
         self.tt[:] = 0  # touch every page now, not during the first solve
         self.meta = np.zeros(core.META_SIZE, np.int64)
         self.meta[core.META_FLAGS] = flags
+        self.meta[core.META_NODE_LIMIT] = node_limit
         self.stack = np.zeros((core.MAX_DEPTH, core.N_FIELDS), np.int64)
         self.moves = np.zeros((core.MAX_DEPTH, core.MOVE_COLUMNS), np.int64)
         self.trick = np.zeros(3, np.int64)
@@ -53,6 +66,25 @@ class SolverContext:
     def nodes(self) -> int:
         """Nodes searched by this context so far (all solves)."""
         return int(self.meta[core.META_NODES])
+
+    def request_abort(self) -> None:
+        """Stop the running solve (from any thread) and refuse new ones until ``clear_abort``."""
+        self.meta[core.META_ABORT] = 1
+
+    def clear_abort(self) -> None:
+        self.meta[core.META_ABORT] = 0
+
+    @property
+    def abort_requested(self) -> bool:
+        return bool(self.meta[core.META_ABORT])
+
+    @property
+    def node_limit(self) -> int:
+        return int(self.meta[core.META_NODE_LIMIT])
+
+    @node_limit.setter
+    def node_limit(self, value: int) -> None:
+        self.meta[core.META_NODE_LIMIT] = max(0, value)
 
     @property
     def flags(self) -> int:
@@ -129,6 +161,8 @@ def _run(pos: Position, threshold: int, per_card: bool, ctx: SolverContext | Non
         pos.leader, pos.declarer_points, pos.declarer_tricks, threshold, per_card,
         ctx.out_cards, ctx.out_values, *ctx.arrays)
     ms = (time.perf_counter() - start) * 1000.0
+    if value == core.ABORTED:
+        raise SolveAborted(f"solve aborted after {ctx.nodes - nodes_before} nodes")
     cards = {int(ctx.out_cards[i]): int(ctx.out_values[i]) for i in range(count)} if per_card else {}
     return SolveResult(value=int(value), per_card=cards, best_card=int(best), nodes=ctx.nodes - nodes_before, ms=ms)
 

@@ -7,8 +7,9 @@ the best mean evaluation.  Worlds are drawn in batches; batch ``k`` of a
 decision is seeded from (decision seed, k), and the final statistics are
 summed in batch order, so a simulation budget gives the same choice whatever
 the number of threads.  A time budget is in reference seconds (see
-``engine.calibration``).  ``stop`` is checked between batches, which are kept
-short (a few ms), so a stopped search returns within milliseconds.
+``engine.calibration``).  ``stop`` and the deadline are checked between batches, and
+a watcher thread calls ``on_stop_requested`` the moment either is reached so a
+subclass can also cut a long batch short (PIMC aborts its running solves).
 
 Bidding, skat and declaration are delegated to the heuristic player for now
 (seed 000 did the same); ``choose_before_play`` is the place for Monte Carlo
@@ -38,15 +39,19 @@ from .base import AnalysisCallback, Decision, Player
 REPORT_INTERVAL = 0.1
 """Seconds between analysis snapshots while thinking."""
 
+STOP_POLL_SECONDS = 0.003
+"""How often the watcher looks at the stop event (the deadline is waited for exactly)."""
+
 
 class BatchOutcome:
     """Outcomes of one batch: per legal card, arrays of side points and wins."""
 
-    __slots__ = ("points", "won")
+    __slots__ = ("points", "won", "worlds")
 
-    def __init__(self, points: np.ndarray, won: np.ndarray) -> None:
+    def __init__(self, points: np.ndarray, won: np.ndarray, worlds: int | None = None) -> None:
         self.points = points  # (cards, samples) int
         self.won = won  # (cards, samples) bool
+        self.worlds = worlds  # worlds actually valued (None: the whole batch); fewer if a stop cut it short
 
 
 class MonteCarloPlayer(Player):
@@ -162,7 +167,7 @@ class MonteCarloPlayer(Player):
                 outcome = self.value_worlds(context, worlds, rng.getrandbits(62))
                 with lock:
                     results[k] = outcome
-                    worlds_done[0] += size
+                    worlds_done[0] += size if outcome.worlds is None else outcome.worlds
                     _accumulate(live, outcome, table)
                     now = time.perf_counter()
                     if report is not None and now - last_report[0] >= REPORT_INTERVAL:
@@ -170,12 +175,24 @@ class MonteCarloPlayer(Player):
                         report(self._analysis(seat, legal, live, None, worlds_done[0], now - start, limit,
                                               null_game, False))
 
-        if self.threads == 1:
-            work()
-        else:
-            with ThreadPoolExecutor(self.threads) as pool:
-                for future in [pool.submit(work) for _ in range(self.threads)]:
-                    future.result()
+        # A single world may take long (PIMC solves): a watcher tells the subclass
+        # the moment stop is set or the deadline passes, so it can cut work short.
+        finished = threading.Event()
+        watcher = None
+        if stop is not None or deadline is not None:
+            watcher = threading.Thread(target=self._watch, args=(stop, deadline, finished), daemon=True)
+            watcher.start()
+        try:
+            if self.threads == 1:
+                work()
+            else:
+                with ThreadPoolExecutor(self.threads) as pool:
+                    for future in [pool.submit(work) for _ in range(self.threads)]:
+                        future.result()
+        finally:
+            finished.set()
+            if watcher is not None:
+                watcher.join()  # a late hook call must not hit the next decision
 
         # final statistics in batch order: independent of thread timing
         final = [CardAccumulator(card, self.binary_outcomes(null_game)) for card in legal]
@@ -196,7 +213,26 @@ class MonteCarloPlayer(Player):
         return Analysis(self.name, seat, legal, tuple(a.stats() for a in accs), chosen, worlds, elapsed, limit,
                         null_game, final)
 
+    def _watch(self, stop: threading.Event | None, deadline: float | None, finished: threading.Event) -> None:
+        """Call ``on_stop_requested`` once stop is set or the deadline passes (unless the search finished)."""
+        while not finished.is_set():
+            if stop is not None and stop.is_set():
+                break
+            now = time.perf_counter()
+            if deadline is not None and now >= deadline:
+                break
+            wait = STOP_POLL_SECONDS if deadline is None else min(STOP_POLL_SECONDS, deadline - now)
+            finished.wait(wait)
+        else:
+            return
+        self.on_stop_requested()
+
     # ------------------------------------------------------------ subclass hooks
+
+    def on_stop_requested(self) -> None:
+        """Stop or deadline reached during a decision (called from a watcher thread):
+        cut long-running work in ``value_worlds`` short.  Batches are not started
+        after this anyway; the default does nothing."""
 
     def binary_outcomes(self, null_game: bool) -> bool:
         """Whether outcomes are only won/lost (histogram of two buckets)."""

@@ -9,17 +9,18 @@ every other evaluation takes the exact card points.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ..cards import CARD_POINTS, cards_of
-from ..dds.solver import Position, SolverContext, solve, solve_threshold
+from ..dds import core
+from ..dds.solver import SolverContext
 from ..evaluation import Evaluation
 from ..limits import Limit
 from ..rules import GameType
 from ..sampling import World
 from .montecarlo import BatchOutcome, MonteCarloPlayer
-
-import threading
 
 
 class PIMCPlayer(MonteCarloPlayer):
@@ -28,7 +29,11 @@ class PIMCPlayer(MonteCarloPlayer):
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
                  threads: int = 1, seed: int | None = None, batch_worlds: int = 2) -> None:
         super().__init__(limit, evaluation, informed, threads, seed, batch_worlds)
-        self._contexts = threading.local()
+        # Solver contexts (16 MiB tables) are pooled and kept across decisions: the
+        # worker threads are new for every decision, the tables need not be.
+        self._contexts: list[SolverContext] = []
+        self._free_contexts: list[SolverContext] = []
+        self._contexts_lock = threading.Lock()
 
     @classmethod
     def from_params(cls, params: dict[str, str], seed: int | None = None) -> PIMCPlayer:
@@ -38,11 +43,23 @@ class PIMCPlayer(MonteCarloPlayer):
                              "(expected time, simulations, eval, sampler, threads)")
         return cls(seed=seed, **kwargs)
 
-    def _context(self) -> SolverContext:
-        ctx = getattr(self._contexts, "ctx", None)
-        if ctx is None:
-            ctx = self._contexts.ctx = SolverContext()
-        return ctx
+    def _acquire_context(self) -> SolverContext:
+        with self._contexts_lock:
+            if self._free_contexts:
+                return self._free_contexts.pop()
+            ctx = SolverContext()
+            self._contexts.append(ctx)
+            return ctx
+
+    def _release_context(self, ctx: SolverContext) -> None:
+        with self._contexts_lock:
+            self._free_contexts.append(ctx)
+
+    def on_stop_requested(self) -> None:
+        """Abort the running solves: their worlds are dropped, later solves of this decision abort at once."""
+        with self._contexts_lock:
+            for ctx in self._contexts:
+                ctx.request_abort()
 
     def binary_outcomes(self, null_game: bool) -> bool:
         return null_game or self._threshold_only
@@ -56,6 +73,9 @@ class PIMCPlayer(MonteCarloPlayer):
             threshold = 90
         if decl.schwarz_announced:
             threshold = 120  # a schwarz game is won only with every trick: close enough with all points
+        with self._contexts_lock:  # the previous decision's stop must not abort this one
+            for ctx in self._contexts:
+                ctx.clear_abort()
         return view, legal, view.to_move == view.declarer, threshold
 
     def choose_card(self, view, limit, stop, report):
@@ -67,32 +87,40 @@ class PIMCPlayer(MonteCarloPlayer):
         view, legal, declarer_side, threshold = context
         game = view.declaration.game
         d = view.declarer
-        ctx = self._context()
         points = np.zeros((len(legal), len(worlds)), np.int64)
         won = np.zeros((len(legal), len(worlds)), bool)
         taken_by_declarer = view.points[d]
-        taken_by_defenders = sum(view.points) - taken_by_declarer
-        for j, world in enumerate(worlds):
-            skat_points = 0 if game == GameType.NULL else sum(CARD_POINTS[c] for c in cards_of(world.skat))
-            pos = Position(game, d, world.hands, tuple(int(c) for c in view.trick), view.leader,
-                           taken_by_declarer + skat_points, view.trick_counts[d], taken_by_defenders)
-            if game == GameType.NULL:
-                per_card = solve(pos, True, ctx).per_card
+        trick = np.zeros(3, np.int64)
+        for i, card in enumerate(view.trick):
+            trick[i] = int(card)
+        n_trick = len(view.trick)
+        # Null ignores the threshold; suit/grand ask "declarer >= threshold?" or the exact points.
+        query = threshold if self._threshold_only else core.EXACT
+        binary = game == GameType.NULL or self._threshold_only
+        ctx = self._acquire_context()
+        valued = 0
+        try:
+            for j, world in enumerate(worlds):
+                skat_points = 0 if game == GameType.NULL else sum(CARD_POINTS[c] for c in cards_of(world.skat))
+                h0, h1, h2 = world.hands
+                # One solve per world values every legal card, sharing one TT generation.
+                value, _, count = core.solve_root(
+                    int(game), d, h0, h1, h2, trick, n_trick, view.leader, taken_by_declarer + skat_points,
+                    view.trick_counts[d], query, True, ctx.out_cards, ctx.out_values, *ctx.arrays)
+                if value == core.ABORTED:
+                    break  # stopped: this world is dropped, later ones are not started
+                per_card = dict(zip(ctx.out_cards[:count].tolist(), ctx.out_values[:count].tolist()))
                 for i, card in enumerate(legal):
-                    declarer_won = per_card[int(card)] == 1
+                    v = per_card[int(card)]
+                    if binary:
+                        declarer_won = v == 1
+                    else:
+                        points[i, j] = v if declarer_side else 120 - v
+                        declarer_won = v >= threshold if threshold != 120 else v == 120
                     won[i, j] = declarer_won == declarer_side
-            elif self._threshold_only:
-                per_card = solve_threshold(pos, threshold, True, ctx).per_card
-                for i, card in enumerate(legal):
-                    declarer_won = per_card[int(card)] == 1
-                    won[i, j] = declarer_won == declarer_side
-                    points[i, j] = 0
-            else:
-                per_card = solve(pos, True, ctx).per_card
-                for i, card in enumerate(legal):
-                    value = per_card[int(card)]
-                    side_points = value if declarer_side else 120 - value
-                    points[i, j] = side_points
-                    declarer_won = value >= threshold if threshold != 120 else value == 120
-                    won[i, j] = declarer_won == declarer_side
+                valued = j + 1
+        finally:
+            self._release_context(ctx)
+        if valued < len(worlds):
+            return BatchOutcome(points[:, :valued], won[:, :valued], worlds=valued)
         return BatchOutcome(points, won)

@@ -7,6 +7,8 @@ import os
 import random
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from engine.cards import CARD_POINTS, points_of
 from engine.dds import core
 from engine.dds.reference import (TABLE_PATH, position_from_json, random_position, reference_per_card,
                                   reference_value)
-from engine.dds.solver import Position, SolverContext, solve, solve_threshold
+from engine.dds.solver import Position, SolveAborted, SolverContext, solve, solve_threshold
 from engine.dds.warmup import warm_up, warm_up_in_background
 from engine.rules import GameType, legal_cards, trick_winner
 
@@ -219,3 +221,83 @@ def test_bench_quick_smoke(capsys):
     assert calls == [True]
     pimc = [row for row in data["rows"] if row["name"] == "PIMC worlds/s"]
     assert len(pimc) == 1 and pimc[0]["value"] == 1.0
+
+
+# ---- stopping a solve ------------------------------------------------------------------------
+
+
+def _long_position() -> Position:
+    """A full deal whose exact value takes well over a few ms to find."""
+    return random_position(random.Random(1), GameType.GRAND, 0)
+
+
+def test_node_limit_aborts_and_the_context_stays_usable():
+    ctx = SolverContext(tt_bits=16, node_limit=2000)
+    pos = _long_position()
+    with pytest.raises(SolveAborted):
+        solve(pos, ctx=ctx)
+    with pytest.raises(SolveAborted):
+        solve_threshold(pos, 61, per_card=False, ctx=ctx)
+    assert ctx.nodes < 2 * (2000 + 1024)  # stopped within one check interval of the limit, per solve
+    ctx.node_limit = 0
+    small = random_position(random.Random(2), GameType.HEARTS, 18)
+    assert solve(small, ctx=ctx).value == reference_value(small)
+
+
+def test_request_abort_from_another_thread_stops_a_long_solve():
+    warm_up()
+    ctx = SolverContext(tt_bits=16)
+    pos = _long_position()
+    timer = threading.Timer(0.05, ctx.request_abort)
+    timer.start()
+    start = time.perf_counter()
+    with pytest.raises(SolveAborted):
+        solve(pos, ctx=ctx)
+    timer.join()
+    assert time.perf_counter() - start < 2.0  # generous: the abort is checked every 512 nodes
+    # Sticky until cleared: a new solve stops at once, also through the array entry point.
+    with pytest.raises(SolveAborted):
+        solve(pos, per_card=False, ctx=ctx)
+    value = core.solve_value(int(pos.game), pos.declarer, *pos.hands, ctx.trick, 0, pos.leader, pos.declarer_points,
+                             0, 61, *ctx.arrays)
+    assert value == core.ABORTED
+    ctx.clear_abort()
+    small = random_position(random.Random(3), GameType.NULL, 18)
+    assert solve(small, ctx=ctx).value == reference_value(small)
+
+
+def _pimc_first_trick_view():
+    from engine.game import Deal, GameState, Phase
+    from engine.players.heuristic import HeuristicPlayer
+
+    for seed in range(100):
+        state = GameState.new(Deal.shuffled(seed))
+        players = [HeuristicPlayer(i) for i in range(3)]
+        while not state.is_over and state.phase != Phase.PLAY:
+            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+        if state.phase == Phase.PLAY and state.declaration.game != GameType.NULL:
+            return state.view(state.to_move)
+    raise AssertionError("no suit or grand game found")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_pimc_obeys_stop_and_deadline_during_long_solves(threads):
+    from engine.evaluation import Evaluation
+    from engine.limits import Limit
+    from engine.players.pimc import PIMCPlayer
+
+    warm_up()
+    view = _pimc_first_trick_view()
+    player = PIMCPlayer(Limit(time=60), evaluation=Evaluation("mean"), threads=threads, seed=1)
+    stop = threading.Event()
+    timer = threading.Timer(0.2, stop.set)
+    timer.start()
+    start = time.perf_counter()
+    decision = player.choose(view, stop=stop)
+    assert time.perf_counter() - start < 1.5  # generous; the bench measures the real stop latency
+    assert decision.move in view.legal_moves()
+    # The next decision of the same player is not aborted by the old stop.
+    start = time.perf_counter()
+    decision = player.choose(view, Limit(time=0.5))
+    assert time.perf_counter() - start < 1.5
+    assert decision.analysis.worlds > 0
