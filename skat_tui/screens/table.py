@@ -176,6 +176,9 @@ class TableScreen(Screen):
         return choice.kind
 
     def limit_for(self, position: int) -> Limit | None:
+        """The settings' budget; a player given to the table ready-made keeps its own."""
+        if position in self.fixed_players:
+            return None
         return self.settings.opponents[position - 1].limit()
 
     # ------------------------------------------------------------ the game

@@ -23,6 +23,10 @@ from engine.scoring import Declaration
 from .cards import HandRow, backs_text, card_text, cards_text
 
 
+def points_and_tricks(points: int, tricks: int) -> str:
+    return f"{points} point{'' if points == 1 else 's'}, {tricks} trick{'' if tricks == 1 else 's'}"
+
+
 def describe_declaration(decl: Declaration, german: bool = False) -> str:
     text = decl.describe()
     if german and decl.game.is_suit:
@@ -133,7 +137,7 @@ class SeatPanel(Static):
         elif look.said:
             text.append(f"said: {look.said}\n")
         if look.points is not None:
-            text.append(f"{look.points} points, {look.tricks} tricks\n", style="dim")
+            text.append(f"{points_and_tricks(look.points, look.tricks)}\n", style="dim")
         if look.thinking:
             text.append(look.thinking, style="bold cyan")
         elif look.to_move:
@@ -306,7 +310,7 @@ class TableView(Widget):
         elif south.said:
             south_line.append(f" · said {south.said}")
         if south.points is not None:
-            south_line.append(f" · {south.points} points, {south.tricks} tricks", style="dim")
+            south_line.append(f" · {points_and_tricks(south.points, south.tricks)}", style="dim")
         if south.thinking:
             south_line.append(f" · {south.thinking}", style="bold cyan")
         self.query_one("#south", Static).update(south_line)

@@ -10,7 +10,7 @@ from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.table import TableScreen
 from skat_tui.widgets.debug_panel import DebugPanel, sparkline
 from skat_tui.widgets.table import SeatPanel
-from tui_fakes import PassivePlayer, ThinkingPlayer, wait_until
+from tui_fakes import PassivePlayer, SlowPassivePlayer, ThinkingPlayer, wait_until
 
 
 async def start_grand(app: SkatApp, pilot) -> TableScreen:
@@ -32,8 +32,9 @@ def test_sparkline_scales_to_the_tallest_bucket():
 
 async def test_debug_panel_updates_live_while_ai_thinks(fast_settings):
     thinker = ThinkingPlayer(steps=3)
+    # East waits a little before its card, so West's final analysis stays on the panel long enough to read
     app = SkatApp(session=TableSession.new(3, series_save_path()), settings=fast_settings,
-                  players={1: thinker, 2: PassivePlayer()})
+                  players={1: thinker, 2: SlowPassivePlayer(1.0)})
     async with app.run_test(size=(120, 32)) as pilot:
         screen = await start_grand(app, pilot)
         await pilot.press("d")
@@ -58,9 +59,9 @@ async def test_debug_panel_updates_live_while_ai_thinks(fast_settings):
         assert isinstance(app.screen, TableScreen)
         thinker.release.set()
         await wait_until(pilot, lambda: panel.analysis.final)
-        chosen = [line for line in panel.plain().splitlines() if line.startswith("▶")]
-        assert len(chosen) == 1
-        assert "chose" in panel.plain().splitlines()[0]
+        lines = panel.plain().splitlines()
+        assert len([line for line in lines if line.startswith("▶")]) == 1
+        assert "chose" in lines[0] and "West" in lines[0]
 
 
 async def test_quitting_stops_the_search_at_once(fast_settings):

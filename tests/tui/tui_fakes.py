@@ -24,6 +24,20 @@ class PassivePlayer(Player):
         return Decision(moves[0])
 
 
+class SlowPassivePlayer(PassivePlayer):
+    """A passive player that takes ``delay`` seconds over each card."""
+
+    name = "slow"
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+
+    def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
+        if view.phase == Phase.PLAY and stop is not None:
+            stop.wait(self.delay)
+        return super().choose(view, limit)
+
+
 class ThinkingPlayer(PassivePlayer):
     """Reports analyses of its legal cards step by step, like MCU would, and
     waits for ``release`` (or a stop) before answering with the first legal move."""
