@@ -77,3 +77,35 @@ async def test_quitting_stops_the_search_at_once(fast_settings):
         await pilot.press("y")
         await wait_until(pilot, lambda: thinker.stopped.is_set(), timeout=2)
         assert time.monotonic() - started < 1.0
+
+
+async def test_debug_panel_fills_while_a_real_mcu_thinks(fast_settings):
+    from engine.limits import Limit
+    from engine.players.mcu import MCUPlayer
+
+    west = MCUPlayer(Limit(time=0.6), seed=2)
+    app = SkatApp(session=TableSession.new(3, series_save_path()), settings=fast_settings,
+                  players={1: west, 2: SlowPassivePlayer(1.0)})
+    async with app.run_test(size=(120, 32)) as pilot:
+        screen = await start_grand(app, pilot)
+        await pilot.press("d")
+        panel = screen.query_one(DebugPanel)
+        # lead a card that leaves West (MCU, next to play) a real choice
+        from engine.rules import legal_cards
+
+        from skat_tui.widgets.cards import HandRow
+
+        state = screen.state
+        hand = screen.query_one(HandRow).cards
+        lead = next(i for i, c in enumerate(hand) if legal_cards(state.hands[1], state.game, c).bit_count() > 1)
+        # Played directly, not by a key: Pilot.press waits for an idle app, and a
+        # streaming search keeps the app busy until it ends.
+        screen.choose_card(hand[lead])
+        await wait_until(pilot, lambda: panel.analysis is not None and not panel.analysis.final)
+        live_worlds = panel.analysis.worlds
+        assert live_worlds > 0 and "thinking" in panel.plain().splitlines()[0]
+        await wait_until(pilot, lambda: panel.analysis is not None and panel.analysis.final)
+        assert panel.analysis.worlds > live_worlds
+        lines = panel.plain().splitlines()
+        assert "West" in lines[0] and "chose" in lines[0]
+        assert len(lines) == 1 + len(panel.analysis.legal)
