@@ -63,6 +63,8 @@ def _build_tables():
 
 
 TO_INTERNAL, TO_CARD, POINTS, CLASS_MASK, TRUMP_MASK, BYTE_POINTS = _build_tables()
+# Internal cards by points, cheapest first (for lower bounds on what a hand must give).
+BY_POINTS = np.array([sorted(range(32), key=lambda c: (POINTS[g, c], c)) for g in range(6)], np.int64)
 
 
 def _build_groups():
@@ -124,6 +126,8 @@ FLAG_NO_EQUIV = 4
 FLAG_BINARY_ONLY = 8  # exact value by plain bisection instead of fail-soft bound jumps
 FLAG_RAW_TT = 16  # TT keyed on the exact cards instead of the group-compressed ones
 FLAG_NO_QUICK = 32  # no one-trick sure-winner bound at trick starts
+FLAG_NO_SURE_POINTS = 128  # no static sure-points bounds (unbeatable trumps; null: declarer safe everywhere)
+FLAG_NO_GUESS = 64  # exact values without a first guess (plain fail-soft bisection)
 
 # TT entry (two int64 words): word 0 = canonical hand 0 | canonical hand 1 << 32;
 # word 1 bits 0..33 canonical hand 2 | leader << 32, 34..40 lower bound,
@@ -133,6 +137,7 @@ KEY_MASK = (1 << 34) - 1
 GEN_LIMIT = 2047
 
 INF = 1000
+DEBUG_STATS = True  # temporary
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -481,6 +486,130 @@ def _quick_trick_points(g, decl, lead, x0, x1, x2):
 
 
 @njit(cache=True, nogil=True)
+def _cheapest_points(g, hand, k):
+    """Least points ``hand`` can give to k tricks of trumps it must follow (trumps first, then anything)."""
+    total = 0
+    if k <= 0:
+        return 0
+    trumps = hand & TRUMP_MASK[g]
+    for i in range(32):  # trumps, cheapest first
+        c = BY_POINTS[g, i]
+        if (trumps >> c) & 1:
+            total += POINTS[g, c]
+            k -= 1
+            if k == 0:
+                return total
+    rest = hand & ~TRUMP_MASK[g]
+    for i in range(32):  # void in trumps: then any card, cheapest first
+        c = BY_POINTS[g, i]
+        if (rest >> c) & 1:
+            total += POINTS[g, c]
+            k -= 1
+            if k == 0:
+                return total
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _max_trumps(g, decl, x0, x1, x2):
+    """The larger number of trumps held by one defender."""
+    trump = TRUMP_MASK[g]
+    most = 0
+    for o in range(3):
+        if o != decl:
+            t = _popcount((x0 if o == 0 else (x1 if o == 1 else x2)) & trump)
+            if t > most:
+                most = t
+    return most
+
+
+@njit(cache=True, nogil=True)
+def _sure_points(g, decl, lead, x0, x1, x2):
+    """(declarer's, defenders') points that surely end in their own tricks.
+
+    A trump higher than every trump of the other side wins whichever trick it
+    is played to (nothing can beat it), so its points belong to its side.  The
+    side on lead can also cash the leader's unbeatable trumps one after the
+    other: the other side must follow with its cheapest trumps (or cards).
+    """
+    trump = TRUMP_MASK[g]
+    hd = x0 if decl == 0 else (x1 if decl == 1 else x2)
+    mine = hd & trump
+    theirs = (x0 | x1 | x2) & ~hd & trump
+    decl_top = mine if theirs == 0 else mine & ~((2 << _high_index(theirs)) - 1)
+    def_top = theirs if mine == 0 else theirs & ~((2 << _high_index(mine)) - 1)
+    decl_sure = _mask_points(g, decl_top)
+    def_sure = _mask_points(g, def_top)
+    if lead == decl:
+        if decl_top or theirs == 0:
+            k = _popcount(decl_top)
+            tricks = k
+            defenders = (x0 | x1 | x2) & ~hd
+            if _max_trumps(g, decl, x0, x1, x2) <= k:
+                # His unbeatable trumps draw every defender trump; then his other
+                # trumps and his plain cards above the defenders' in their suit
+                # win too, one trick after the other.
+                decl_sure = _mask_points(g, mine)
+                tricks = _popcount(mine)
+                plain = hd & ~trump
+                while plain:
+                    cls = CLASS_MASK[g, _low_index(plain)]
+                    held = plain & cls
+                    plain &= ~cls
+                    theirs_in_suit = defenders & cls
+                    top = held if theirs_in_suit == 0 else held & ~((2 << _high_index(theirs_in_suit)) - 1)
+                    decl_sure += _mask_points(g, top)
+                    tricks += _popcount(top)
+            for o in range(3):
+                if o != decl:
+                    decl_sure += _cheapest_points(g, x0 if o == 0 else (x1 if o == 1 else x2), tricks)
+    else:
+        hl = x0 if lead == 0 else (x1 if lead == 1 else x2)
+        if hl & def_top or mine == 0:
+            tricks = _popcount(hl & def_top)
+            if _popcount(mine) <= tricks:
+                # The leader's unbeatable trumps draw the declarer's; then all his
+                # trumps win, and his plain cards above both other hands in their suit.
+                partner = (x0 | x1 | x2) & ~hd & ~hl
+                def_sure += _mask_points(g, hl & trump & ~def_top)
+                tricks = _popcount(hl & trump)
+                plain = hl & ~trump
+                while plain:
+                    cls = CLASS_MASK[g, _low_index(plain)]
+                    held = plain & cls
+                    plain &= ~cls
+                    others = (hd | partner) & cls
+                    top = held if others == 0 else held & ~((2 << _high_index(others)) - 1)
+                    def_sure += _mask_points(g, top)
+                    tricks += _popcount(top)
+            def_sure += _cheapest_points(g, hd, tricks)
+    return decl_sure, def_sure
+
+
+@njit(cache=True, nogil=True)
+def _null_declarer_safe(g, decl, x0, x1, x2):
+    """Null, defenders on lead: can the declarer duck every trick from now on?
+
+    Yes if in every suit his i-th lowest card is under the defenders' i-th
+    lowest card (as far as both have cards).  A defender lead in that suit is
+    then always at least the defenders' next-lowest card, and the declarer
+    ducks with his lowest; discards from the top keep this order.  Never
+    winning a trick, he never leads.
+    """
+    hd = x0 if decl == 0 else (x1 if decl == 1 else x2)
+    hx = (x0 | x1 | x2) & ~hd
+    for suit in range(4):
+        dm = (hd >> (8 * suit)) & 255
+        xm = (hx >> (8 * suit)) & 255
+        while dm and xm:
+            if (dm & -dm) > (xm & -xm):
+                return False
+            dm &= dm - 1
+            xm &= xm - 1
+    return True
+
+
+@njit(cache=True, nogil=True)
 def _null_lead_wins_trick(g, decl, lead, x0, x1, x2):
     """Null, a defender on lead: can the defenders force the declarer to take this trick?
 
@@ -522,6 +651,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
     tt_slots_mask = tt.shape[0] // 2 - 1
     raw_tt = (flags & FLAG_RAW_TT) != 0
     use_quick = (flags & FLAG_NO_QUICK) == 0
+    use_sure = (flags & FLAG_NO_SURE_POINTS) == 0
     nodes = 0
 
     d = 0
@@ -611,6 +741,17 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     if _null_lead_wins_trick(g, decl, st[d, F_LEAD], x0, x1, x2):
                         val = 0
                         finished = True
+                    elif use_sure and _null_declarer_safe(g, decl, x0, x1, x2):
+                        val = 1
+                        finished = True
+                if not finished and n == 0 and not is_null and use_sure:
+                    decl_sure, def_sure = _sure_points(g, decl, st[d, F_LEAD], x0, x1, x2)
+                    if cur_acc + decl_sure >= b:
+                        val = cur_acc + decl_sure
+                        finished = True
+                    elif cur_acc + cur_rem - def_sure <= a:
+                        val = cur_acc + cur_rem - def_sure
+                        finished = True
                 if not finished and n == 0 and not is_null and use_quick:
                     gain = _quick_trick_points(g, decl, st[d, F_LEAD], x0, x1, x2)
                     if gain >= 0:
@@ -621,6 +762,10 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                         elif cur_acc + cur_rem - gain <= a:
                             val = cur_acc + cur_rem - gain
                             finished = True
+                if DEBUG_STATS and meta.shape[0] >= 64:
+                    meta[48 + n] += 1  # nodes reaching expansion stage
+                    if finished:
+                        meta[52 + n] += 1  # cut by TT/quick
                 if not finished:
                     st[d, F_ALPHA0] = a
                     st[d, F_BETA0] = b
@@ -651,6 +796,8 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     st[d, F_BETA] = val
             if finished:
                 val = st[d, F_BEST]
+                if DEBUG_STATS and meta.shape[0] >= 64:
+                    meta[8 + st[d, F_N] * 8 + min(st[d, F_MI] - 1, 7)] += 1
 
         if not finished:
             mi = st[d, F_MI]
@@ -699,6 +846,9 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                 continue
             val = st[d, F_BEST]
             finished = True
+            if DEBUG_STATS and meta.shape[0] >= 64:
+                meta[40 + st[d, F_N]] += 1
+                meta[44 + st[d, F_N]] += st[d, F_NM]
 
         # Node d is finished with value val; store what the search proved.
         if not entering and st[d, F_SLOT] >= 0:
@@ -749,34 +899,57 @@ def new_generation(tt, meta):
 
 
 @njit(cache=True, nogil=True)
-def _exact(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, tt, meta, st, mv):
+def _exact(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, guess, tt, meta, st, mv):
+    """Exact value by zero-window tests sharing the TT.
+
+    With a first guess (``guess`` >= 0, e.g. a sibling's value) MTD(f)-style:
+    test at the guess, then step from the fail-soft bound towards the value;
+    a value near the guess needs 2-3 tests.  After two tests on the same side
+    without converging the guess was poor, and the rest is bisection.
+    """
     if g == NULL_GAME:
         v = _search(g, decl, h0, h1, h2, t0, t1, n, leader, 0, 1, 0, 1, tt, meta, st, mv)
         if v == ABORTED:
             return ABORTED
         return 1 if v >= 1 else 0
-    bisect_only = (meta[META_FLAGS] & FLAG_BINARY_ONLY) != 0
+    flags = meta[META_FLAGS]
+    bisect_only = (flags & FLAG_BINARY_ONLY) != 0
+    if bisect_only or (flags & FLAG_NO_GUESS) != 0:
+        guess = -1
     lo = acc
     hi = acc + rem
+    last_up = 0  # +k: the last k tests raised lo; -k: they lowered hi
     while lo < hi:
-        # Zero-window test at the midpoint; the fail-soft result may move a bound
-        # past gamma (to the next value the cards can actually produce).
-        gamma = (lo + hi + 1) // 2
+        if guess >= 0 and -2 < last_up < 2:
+            if last_up == 0:
+                gamma = min(max(guess, lo + 1), hi)
+            elif last_up > 0:
+                gamma = lo + 1
+            else:
+                gamma = hi
+        else:
+            # Zero-window test at the midpoint; the fail-soft result may move a bound
+            # past gamma (to the next value the cards can actually produce).
+            gamma = (lo + hi + 1) // 2
         v = _search(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, gamma - 1, gamma, tt, meta, st, mv)
         if v == ABORTED:
             return ABORTED
         if v >= gamma:
             lo = gamma if bisect_only else v
+            last_up = last_up + 1 if last_up > 0 else 1
         else:
             hi = gamma - 1 if bisect_only else v
+            last_up = last_up - 1 if last_up < 0 else -1
     return lo
 
 
 @njit(cache=True, nogil=True)
-def _value(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, threshold, tt, meta, st, mv):
-    """Exact value (threshold < 0), or 1/0 for "declarer reaches >= threshold" (null: wins)."""
+def _value(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, threshold, guess, tt, meta, st, mv):
+    """Exact value (threshold < 0), or 1/0 for "declarer reaches >= threshold" (null: wins).
+
+    ``guess``: a likely exact value (-1: none) to start the exact search from."""
     if threshold < 0 or g == NULL_GAME:
-        return _exact(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, tt, meta, st, mv)
+        return _exact(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, guess, tt, meta, st, mv)
     v = _search(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, threshold - 1, threshold, tt, meta, st, mv)
     if v == ABORTED:
         return ABORTED
@@ -859,7 +1032,8 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
     maximize = p == declarer
 
     if not want_per_card:
-        value = _value(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, acc, rem, threshold, tt, meta, st, mv)
+        value = _value(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, acc, rem, threshold, -1,
+                       tt, meta, st, mv)
         if value == ABORTED:
             return ABORTED, -1, 0
         # Best card: the first whose child keeps the value (cheap tests on a warm TT).
@@ -874,7 +1048,7 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
                 continue
             if threshold >= 0 or is_null:
                 child = _value(g, declarer, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], threshold,
-                               tt, meta, st, mv)
+                               -1, tt, meta, st, mv)
                 if child == ABORTED:
                     return ABORTED, -1, 0
                 if child == value:
@@ -913,8 +1087,9 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
             if s[9]:
                 v = 0
             else:
+                # The previous card's value is a good first guess for this one.
                 v = _value(g, declarer, s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], threshold,
-                           tt, meta, st, mv)
+                           last_value if count > 0 and last_value >= 0 else -1, tt, meta, st, mv)
                 if v == ABORTED:
                     return ABORTED, -1, count
         out_cards[count] = TO_CARD[g, c]
@@ -941,12 +1116,12 @@ def solve_value(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points,
     if g == NULL_GAME:
         if decl_tricks > 0:
             return 0
-        return _exact(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, 0, 1, tt, meta, st, mv)
+        return _exact(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, 0, 1, -1, tt, meta, st, mv)
     table = 0
     if n_trick >= 1:
         table |= 1 << t0
     if n_trick >= 2:
         table |= 1 << t1
     rem = _mask_points(g, ih0 | ih1 | ih2 | table)
-    return _value(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, decl_points, rem, threshold,
+    return _value(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, decl_points, rem, threshold, -1,
                   tt, meta, st, mv)
