@@ -320,6 +320,8 @@ ABLATION_SWITCHES = (
     ("no equivalent-card reduction", "FLAG_NO_EQUIV"),
     ("TT keyed on exact cards (no group compression)", "FLAG_RAW_TT"),
     ("no one-trick quick bound", "FLAG_NO_QUICK"),
+    ("no sure-points bounds (null: no safety test)", "FLAG_NO_SURE_POINTS"),
+    ("no killer lead in the ordering", "FLAG_NO_KILLER"),
     ("plain bisection (no fail-soft bound jumps)", "FLAG_BINARY_ONLY"),
 )
 

@@ -7,6 +7,9 @@ in another process, numba issue #6061).  Every search is a zero-window test
 bisecting gamma (MTD-style), and all tests of one deal share the
 transposition table, whose entries are bounds on the declarer's *future*
 points keyed on (cards still in hands, player on lead) at trick starts.
+Trick starts also try static bounds (``_sure_points``: unbeatable trumps and
+runs of sure tricks; null: ``_null_declarer_safe``, ``_null_lead_wins_trick``)
+before expanding.  A search can be aborted (``META_ABORT``, node limit).
 
 Internal card layout.  The core renumbers the 32 cards per game type so that
 each follow class is a contiguous run of bits, ordered by strength, with the
@@ -63,8 +66,12 @@ def _build_tables():
 
 
 TO_INTERNAL, TO_CARD, POINTS, CLASS_MASK, TRUMP_MASK, BYTE_POINTS = _build_tables()
-# Internal cards by points, cheapest first (for lower bounds on what a hand must give).
-BY_POINTS = np.array([sorted(range(32), key=lambda c: (POINTS[g, c], c)) for g in range(6)], np.int64)
+# Internal masks of the cards worth each point value, cheapest first (for lower
+# bounds on what a hand must give to a run of tricks).
+LEVEL_POINTS = np.array(sorted(set(CARD_POINTS)), np.int64)
+N_POINT_LEVELS = len(LEVEL_POINTS)
+LEVEL_MASK = np.array([[sum(1 << c for c in range(32) if POINTS[g, c] == p) for p in LEVEL_POINTS]
+                       for g in range(6)], np.int64)
 
 
 def _build_groups():
@@ -107,9 +114,9 @@ for _i in range(32):
 MAX_DEPTH = 34  # 30 card plays + root + slack
 MAX_MOVES = 12
 MOVE_COLUMNS = 2 * MAX_MOVES  # moves, then their ordering scores
-N_FIELDS = 20
+N_FIELDS = 21
 (F_H0, F_H1, F_H2, F_LEAD, F_N, F_T0, F_T1, F_ACC, F_REM, F_ALPHA, F_BETA, F_ALPHA0, F_BETA0,
- F_BEST, F_BESTMOVE, F_MI, F_NM, F_SLOT, F_KEY0, F_KEY1) = range(N_FIELDS)
+ F_BEST, F_BESTMOVE, F_MI, F_NM, F_SLOT, F_KEY0, F_KEY1, F_KILLER) = range(N_FIELDS)
 
 META_GEN, META_NODES, META_FLAGS, META_ABORT, META_NODE_LIMIT, META_SOLVE_START = 0, 1, 2, 3, 4, 5
 META_SIZE = 8
@@ -127,6 +134,7 @@ FLAG_BINARY_ONLY = 8  # exact value by plain bisection instead of fail-soft boun
 FLAG_RAW_TT = 16  # TT keyed on the exact cards instead of the group-compressed ones
 FLAG_NO_QUICK = 32  # no one-trick sure-winner bound at trick starts
 FLAG_NO_SURE_POINTS = 128  # no static sure-points bounds (unbeatable trumps; null: declarer safe everywhere)
+FLAG_NO_KILLER = 256  # no killer lead in the move ordering
 FLAG_NO_GUESS = 64  # exact values without a first guess (plain fail-soft bisection)
 
 # TT entry (two int64 words): word 0 = canonical hand 0 | canonical hand 1 << 32;
@@ -137,7 +145,8 @@ KEY_MASK = (1 << 34) - 1
 GEN_LIMIT = 2047
 
 INF = 1000
-DEBUG_STATS = True  # temporary
+KILLER_SCORE = 600
+"""Order score of the killer lead: after the TT move and sure winners, before trump draws (500 + c)."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -338,6 +347,7 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
     p_is_decl = p == decl
     no_equiv = (flags & FLAG_NO_EQUIV) != 0
     no_order = (flags & FLAG_NO_ORDER) != 0
+    use_killer = (flags & FLAG_NO_KILLER) == 0
 
     # Hands of my opponents (for "sure winner" on lead).
     opp = 0
@@ -420,6 +430,10 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
                     score = 500 - 16 * pts - (c - _low_index(cls))
                 else:
                     score = -16 * pts - (c - _low_index(cls))
+            if n == 0 and use_killer and not is_null and c == st[d, F_KILLER] and score < KILLER_SCORE:
+                # Killer lead: the lead that refuted a sibling at this depth
+                # often refutes this position too.
+                score = KILLER_SCORE
             if c == tt_move:
                 score = 1_000_000
         # insertion into sorted position (descending score)
@@ -492,19 +506,11 @@ def _cheapest_points(g, hand, k):
     if k <= 0:
         return 0
     trumps = hand & TRUMP_MASK[g]
-    for i in range(32):  # trumps, cheapest first
-        c = BY_POINTS[g, i]
-        if (trumps >> c) & 1:
-            total += POINTS[g, c]
-            k -= 1
-            if k == 0:
-                return total
-    rest = hand & ~TRUMP_MASK[g]
-    for i in range(32):  # void in trumps: then any card, cheapest first
-        c = BY_POINTS[g, i]
-        if (rest >> c) & 1:
-            total += POINTS[g, c]
-            k -= 1
+    for pool in (trumps, hand & ~TRUMP_MASK[g]):
+        for level in range(N_POINT_LEVELS):  # cheapest cards first
+            take = min(_popcount(pool & LEVEL_MASK[g, level]), k)
+            total += take * LEVEL_POINTS[level]
+            k -= take
             if k == 0:
                 return total
     return total
@@ -591,21 +597,29 @@ def _null_declarer_safe(g, decl, x0, x1, x2):
     """Null, defenders on lead: can the declarer duck every trick from now on?
 
     Yes if in every suit his i-th lowest card is under the defenders' i-th
-    lowest card (as far as both have cards).  A defender lead in that suit is
-    then always at least the defenders' next-lowest card, and the declarer
-    ducks with his lowest; discards from the top keep this order.  Never
-    winning a trick, he never leads.
+    lowest card (both defenders' cards together), for i up to the larger
+    defender holding.  A defender lead in that suit is always at least the
+    defenders' i-th lowest card in the i-th such trick, and the declarer
+    ducks with his lowest; every such trick takes a card from each defender
+    still holding the suit, so there are at most that many; his discards
+    come from the top.  Never winning a trick, he never leads.
     """
     hd = x0 if decl == 0 else (x1 if decl == 1 else x2)
-    hx = (x0 | x1 | x2) & ~hd
+    ha = x0 if decl != 0 else x1
+    hb = x2 if decl != 2 else x1
     for suit in range(4):
-        dm = (hd >> (8 * suit)) & 255
-        xm = (hx >> (8 * suit)) & 255
-        while dm and xm:
+        shift = 8 * suit
+        dm = (hd >> shift) & 255
+        am = (ha >> shift) & 255
+        bm = (hb >> shift) & 255
+        xm = am | bm
+        tricks = max(_popcount(am), _popcount(bm))
+        while dm and xm and tricks > 0:
             if (dm & -dm) > (xm & -xm):
                 return False
             dm &= dm - 1
             xm &= xm - 1
+            tricks -= 1
     return True
 
 
@@ -737,8 +751,8 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                             val = lo
                             finished = True
                         tt_move = _move_from_canonical(g, x0 | x1 | x2, (e1 >> 48) & 31, raw_tt)
-                if not finished and n == 0 and is_null and use_quick and st[d, F_LEAD] != decl:
-                    if _null_lead_wins_trick(g, decl, st[d, F_LEAD], x0, x1, x2):
+                if not finished and n == 0 and is_null and st[d, F_LEAD] != decl:
+                    if use_quick and _null_lead_wins_trick(g, decl, st[d, F_LEAD], x0, x1, x2):
                         val = 0
                         finished = True
                     elif use_sure and _null_declarer_safe(g, decl, x0, x1, x2):
@@ -762,10 +776,6 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                         elif cur_acc + cur_rem - gain <= a:
                             val = cur_acc + cur_rem - gain
                             finished = True
-                if DEBUG_STATS and meta.shape[0] >= 64:
-                    meta[48 + n] += 1  # nodes reaching expansion stage
-                    if finished:
-                        meta[52 + n] += 1  # cut by TT/quick
                 if not finished:
                     st[d, F_ALPHA0] = a
                     st[d, F_BETA0] = b
@@ -784,6 +794,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     st[d, F_BESTMOVE] = move
                 if val >= st[d, F_BETA]:
                     finished = True
+                    st[d, F_KILLER] = move
                 elif val > st[d, F_ALPHA]:
                     st[d, F_ALPHA] = val
             else:
@@ -792,12 +803,11 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     st[d, F_BESTMOVE] = move
                 if val <= st[d, F_ALPHA]:
                     finished = True
+                    st[d, F_KILLER] = move
                 elif val < st[d, F_BETA]:
                     st[d, F_BETA] = val
             if finished:
                 val = st[d, F_BEST]
-                if DEBUG_STATS and meta.shape[0] >= 64:
-                    meta[8 + st[d, F_N] * 8 + min(st[d, F_MI] - 1, 7)] += 1
 
         if not finished:
             mi = st[d, F_MI]
@@ -846,9 +856,6 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                 continue
             val = st[d, F_BEST]
             finished = True
-            if DEBUG_STATS and meta.shape[0] >= 64:
-                meta[40 + st[d, F_N]] += 1
-                meta[44 + st[d, F_N]] += st[d, F_NM]
 
         # Node d is finished with value val; store what the search proved.
         if not entering and st[d, F_SLOT] >= 0:
@@ -885,6 +892,15 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
 
 EXACT = -1
 """Pass as ``threshold`` to ask for the exact value instead of a yes/no test."""
+
+
+@njit(cache=True, nogil=True)
+def _new_deal(tt, meta, st):
+    """New TT generation and no killer leads from the previous deal (node counts
+    of a deal then do not depend on what the context solved before)."""
+    new_generation(tt, meta)
+    for d in range(st.shape[0]):
+        st[d, F_KILLER] = -1
 
 
 @njit(cache=True, nogil=True)
@@ -990,7 +1006,7 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
     out_cards/out_values (int64[>=10]) receive the value after each legal card
     of the player to move.  Returns (value, best card or -1, number of cards).
     """
-    new_generation(tt, meta)
+    _new_deal(tt, meta, st)
     g = game
     is_null = g == NULL_GAME
     ih0 = to_internal_mask(g, h0)
@@ -1106,7 +1122,7 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
 def solve_value(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, decl_tricks, threshold,
                 tt, meta, st, mv):
     """Value of a position as a new deal (see ``solve_root``); the PIMC hot path."""
-    new_generation(tt, meta)
+    _new_deal(tt, meta, st)
     g = game
     ih0 = to_internal_mask(g, h0)
     ih1 = to_internal_mask(g, h1)

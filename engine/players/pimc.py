@@ -34,6 +34,7 @@ class PIMCPlayer(MonteCarloPlayer):
         self._contexts: list[SolverContext] = []
         self._free_contexts: list[SolverContext] = []
         self._contexts_lock = threading.Lock()
+        self._stopping = False  # set by on_stop_requested until the next decision
 
     @classmethod
     def from_params(cls, params: dict[str, str], seed: int | None = None) -> PIMCPlayer:
@@ -48,6 +49,8 @@ class PIMCPlayer(MonteCarloPlayer):
             if self._free_contexts:
                 return self._free_contexts.pop()
             ctx = SolverContext()
+            if self._stopping:  # a worker that starts after the stop must not solve
+                ctx.request_abort()
             self._contexts.append(ctx)
             return ctx
 
@@ -58,6 +61,7 @@ class PIMCPlayer(MonteCarloPlayer):
     def on_stop_requested(self) -> None:
         """Abort the running solves: their worlds are dropped, later solves of this decision abort at once."""
         with self._contexts_lock:
+            self._stopping = True
             for ctx in self._contexts:
                 ctx.request_abort()
 
@@ -74,6 +78,7 @@ class PIMCPlayer(MonteCarloPlayer):
         if decl.schwarz_announced:
             threshold = 120  # a schwarz game is won only with every trick: close enough with all points
         with self._contexts_lock:  # the previous decision's stop must not abort this one
+            self._stopping = False
             for ctx in self._contexts:
                 ctx.clear_abort()
         return view, legal, view.to_move == view.declarer, threshold

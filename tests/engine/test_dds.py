@@ -131,13 +131,15 @@ def _play(pos: Position, card: int) -> Position:
 
 def test_every_technique_switch_gives_the_same_values():
     flags = (0, core.FLAG_NO_TT, core.FLAG_NO_ORDER, core.FLAG_NO_EQUIV, core.FLAG_BINARY_ONLY, core.FLAG_RAW_TT,
-             core.FLAG_NO_QUICK)
+             core.FLAG_NO_QUICK, core.FLAG_NO_SURE_POINTS, core.FLAG_NO_GUESS, core.FLAG_NO_KILLER)
     contexts = [SolverContext(tt_bits=14, flags=f) for f in flags]
     rng = random.Random(5)
     for i in range(60):
         pos = random_position(rng, GameType(i % 6), rng.randrange(12, 22))
         values = {solve(pos, per_card=False, ctx=c).value for c in contexts}
         assert len(values) == 1, pos
+        per_card = {tuple(sorted(solve(pos, ctx=c).per_card.items())) for c in contexts}  # guesses act per card
+        assert len(per_card) == 1, pos
 
 
 def test_positions_at_start_and_end():
