@@ -195,9 +195,12 @@ class MonteCarloPlayer(Player):
                 watcher.join()  # a late hook call must not hit the next decision
 
         # final statistics in batch order: independent of thread timing
+        # (one concatenation, not one pass per batch: thousands of small numpy calls would overrun the budget)
         final = [CardAccumulator(card, self.binary_outcomes(null_game)) for card in legal]
-        for k in sorted(results):
-            _accumulate(final, results[k], table)
+        if results:
+            ordered = [results[k] for k in sorted(results)]
+            _accumulate(final, BatchOutcome(np.concatenate([o.points for o in ordered], axis=1),
+                                            np.concatenate([o.won for o in ordered], axis=1)), table)
         stats = [acc.stats() for acc in final]
         tie_rng = random.Random(decision_seed)
         if worlds_done[0] == 0:
