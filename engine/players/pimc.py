@@ -1,10 +1,14 @@
 """PIMC: perfect-information Monte Carlo over the double-dummy solver.
 
-Per sampled world every legal card is valued exactly by the solver, all hands
-open (the approach of GIB, Kupferschmid's DDSS and Kermit).  With the ``wins``
-evaluation one threshold query per world ("does the declarer reach 61?", or
-90 / schwarz when announced) is enough and much cheaper than exact points;
-every other evaluation takes the exact card points.
+Per sampled world every legal card is valued by the solver, all hands open
+(the approach of GIB, Kupferschmid's DDSS and Kermit).  Threshold queries
+("does the declarer reach T?") are far cheaper than exact points, so each
+evaluation asks only what it needs:
+
+- ``wins``: one query per world (61, or 90 / 120 when announced);
+- ``step``: the outcome class (schwarz, schneider, lost, won, schneider,
+  schwarz) from the queries 61, then 90 and 120 or 31 and 1 as the cards need;
+- every other evaluation: the exact card points.
 """
 
 from __future__ import annotations
@@ -68,6 +72,8 @@ class PIMCPlayer(MonteCarloPlayer):
     def binary_outcomes(self, null_game: bool) -> bool:
         return null_game or self._threshold_only
 
+    _classes_only = False
+
     def prepare(self, view, legal):
         evaluation = self.evaluation_for(view)
         decl = view.declaration
@@ -84,8 +90,10 @@ class PIMCPlayer(MonteCarloPlayer):
         return view, legal, view.to_move == view.declarer, threshold
 
     def choose_card(self, view, limit, stop, report):
-        self._threshold_only = (self.evaluation_for(view).kind == "wins"
-                                and view.declaration.game != GameType.NULL)
+        kind = self.evaluation_for(view).kind
+        suit_or_grand = view.declaration.game != GameType.NULL
+        self._threshold_only = kind == "wins" and suit_or_grand
+        self._classes_only = kind == "step" and suit_or_grand
         return super().choose_card(view, limit, stop, report)
 
     def value_worlds(self, context, worlds: list[World], seed: int) -> BatchOutcome:
@@ -100,8 +108,8 @@ class PIMCPlayer(MonteCarloPlayer):
             trick[i] = int(card)
         n_trick = len(view.trick)
         # Null ignores the threshold; suit/grand ask "declarer >= threshold?" or the exact points.
-        query = threshold if self._threshold_only else core.EXACT
-        binary = game == GameType.NULL or self._threshold_only
+        query = threshold if self._threshold_only else 61 if self._classes_only else core.EXACT
+        binary = game == GameType.NULL or self._threshold_only  # else per_card holds (representative) points
         ctx = self._acquire_context()
         valued = 0
         try:
@@ -115,6 +123,11 @@ class PIMCPlayer(MonteCarloPlayer):
                 if value == core.ABORTED:
                     break  # stopped: this world is dropped, later ones are not started
                 per_card = dict(zip(ctx.out_cards[:count].tolist(), ctx.out_values[:count].tolist()))
+                if self._classes_only:
+                    per_card = self._outcome_classes(ctx, per_card, game, d, world.hands, trick, n_trick, view,
+                                                     taken_by_declarer + skat_points)
+                    if per_card is None:
+                        break
                 for i, card in enumerate(legal):
                     v = per_card[int(card)]
                     if binary:
@@ -129,3 +142,46 @@ class PIMCPlayer(MonteCarloPlayer):
         if valued < len(worlds):
             return BatchOutcome(points[:, :valued], won[:, :valued], worlds=valued)
         return BatchOutcome(points, won)
+
+    # Each outcome class counts as representative declarer points, for the step
+    # evaluation and the histogram: 0 (no point), 15 (schneider), 45 (lost),
+    # 75 (won), 100 (schneider), 120 (all).
+
+    def _outcome_classes(self, ctx, reaches_61, game, d, hands, trick, n_trick, view, declarer_points):
+        """Per card, the declarer's points of its outcome class, from threshold queries
+        (None if a query was aborted).  ``reaches_61`` holds the answers to 61."""
+        answers: dict[int, dict[int, int] | None] = {61: reaches_61}
+        cards = list(reaches_61)
+
+        def ask(threshold: int) -> dict[int, int] | None:
+            value, _, count = core.solve_root(
+                int(game), d, hands[0], hands[1], hands[2], trick, n_trick, view.leader, declarer_points,
+                view.trick_counts[d], threshold, True, ctx.out_cards, ctx.out_values, *ctx.arrays)
+            if value == core.ABORTED:
+                return None
+            return dict(zip(ctx.out_cards[:count].tolist(), ctx.out_values[:count].tolist()))
+
+        # only the thresholds some card's class depends on
+        for threshold, needed in ((90, any(reaches_61.values())), (31, not all(reaches_61.values()))):
+            if needed:
+                answers[threshold] = ask(threshold)
+                if answers[threshold] is None:
+                    return None
+        if 90 in answers and any(answers[90].values()):
+            answers[120] = ask(120)
+        if 31 in answers and not all(answers[31].values()):
+            answers[1] = ask(1)
+        if any(a is None for a in answers.values()):
+            return None
+        out = {}
+        for card in cards:
+            if reaches_61[card]:
+                if not answers[90][card]:
+                    out[card] = 75
+                else:
+                    out[card] = 120 if answers[120][card] else 100
+            elif answers[31][card]:
+                out[card] = 45
+            else:
+                out[card] = 15 if answers[1][card] else 0
+        return out

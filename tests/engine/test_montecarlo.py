@@ -169,3 +169,41 @@ def test_pimc_at_100_worlds_does_at_least_as_well_as_mcu():
     pimc_vs_mcu = next(p for p in pairs if {p["a"], p["b"]} == {"pimc:simulations=100", "mcu:simulations=100"})
     sign = 1 if pimc_vs_mcu["a"].startswith("pimc") else -1
     assert sign * pimc_vs_mcu["seeger_fabian_per_game_difference"] + pimc_vs_mcu["ci95"] > 0
+
+
+def test_pimc_outcome_classes_from_thresholds_agree_with_exact_points():
+    import numpy as np
+
+    from engine.dds.solver import SolverContext, solve, solve_threshold
+    from engine.positions import solver_position
+
+    def class_of(points):
+        for bound, representative in ((120, 120), (90, 100), (61, 75), (31, 45), (1, 15)):
+            if points >= bound:
+                return representative
+        return 0
+
+    player = PIMCPlayer(seed=1)
+    ctx = SolverContext(tt_bits=16)
+    checked = 0
+    for seed in range(40):
+        state = play_until(100 + seed, 4 + seed % 4, seed % 3)
+        if state.declaration.game == GameType.NULL:
+            continue
+        pos = solver_position(state)
+        exact = solve(pos, ctx=ctx).per_card
+        reaches = solve_threshold(pos, 61, ctx=ctx).per_card
+        trick = np.zeros(3, np.int64)
+        trick[:len(pos.trick)] = pos.trick
+        classes = player._outcome_classes(ctx, reaches, pos.game, pos.declarer, pos.hands, trick, len(pos.trick),
+                                          state, pos.declarer_points)
+        assert classes == {card: class_of(v) for card, v in exact.items()}
+        checked += 1
+    assert checked >= 20
+
+
+def test_pimc_step_evaluation_uses_outcome_classes(suit_position):
+    view = suit_position.view(suit_position.to_move)
+    a = pimc(evaluation=Evaluation("step")).choose(view).analysis
+    assert len(a.cards[0].histogram) > 2
+    assert all(-8 <= s.evaluation <= 3 for s in a.cards)
