@@ -1,0 +1,64 @@
+"""The `skat` subcommands that need no screen: solve, analyze, calibrate, help."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SAMPLES = Path(__file__).parent / "data" / "iss-samples.sgf"
+
+
+def skat(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "skat_tui.cli", *args], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=600)
+
+
+def test_solve_prints_per_card_values_and_reports_records_that_do_not_reach_the_trick():
+    proc = skat("solve", str(SAMPLES), "--trick", "3")
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert proc.returncode == 1  # some sample games end (or are passed) before trick 3
+    assert "does not reach the start of trick 3" in proc.stderr
+    assert len(lines) >= 5
+    for line in lines:
+        assert set(line) == {"id", "trick", "to_move", "value", "per_card", "nodes", "ms"}
+        values = list(line["per_card"].values())
+        # the value is the best card for the side to move: max for the declarer, min for a defender
+        assert line["value"] in (max(values), min(values))
+    threshold = skat("solve", str(SAMPLES), "--trick", "3", "--threshold", "61")
+    answers = {json.loads(l)["id"]: json.loads(l) for l in threshold.stdout.splitlines()}
+    for line in lines:
+        answer = answers[line["id"]]
+        if all(v in (0, 1) for v in line["per_card"].values()):
+            continue  # a null game: 1/0 either way
+        assert answer["value"] == int(line["value"] >= 61)
+        assert answer["per_card"] == {c: int(v >= 61) for c, v in line["per_card"].items()}
+
+
+def test_analyze_is_reproducible_under_a_seed():
+    args = ("analyze", str(SAMPLES), "--id", "684159", "--trick", "3", "--player", "mcu", "--simulations", "40",
+            "--seed", "3")
+    first, second = skat(*args), skat(*args)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    data = json.loads(first.stdout)
+    assert data["worlds"] == 40 and data["chosen"] in data["legal"]
+    assert set(data["cards"]) == set(data["legal"])
+
+
+def test_analyze_names_a_missing_record():
+    proc = skat("analyze", str(SAMPLES), "--id", "nope", "--trick", "1")
+    assert proc.returncode == 2 and "no record with ID nope" in proc.stderr
+
+
+def test_calibrate_stores_a_speed_factor(tmp_path):
+    proc = skat("calibrate", env={"SKAT_CONFIG_DIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads((tmp_path / "calibration.json").read_text())
+    assert data["speed_factor"] > 0 and data["workload_seconds"] > 0
+
+
+def test_help_lists_every_subcommand():
+    out = skat("--help").stdout
+    for command in ("replay", "solve", "bench", "analyze", "calibrate", "tournament"):
+        assert command in out
