@@ -165,8 +165,10 @@ def test_mcu_at_100_worlds_beats_two_heuristic_players_clearly():
 
 @pytest.mark.slow
 def test_pimc_at_100_worlds_does_at_least_as_well_as_mcu():
-    _, pairs = series(["pimc:simulations=100", "mcu:simulations=100", "heuristic"], 100, 13)
-    pimc_vs_mcu = next(p for p in pairs if {p["a"], p["b"]} == {"pimc:simulations=100", "mcu:simulations=100"})
+    # the requirement of issue 5; docs/strength.md has the measured state (PIMC slightly behind)
+    pimc = "pimc:simulations=100,eval=wins"
+    _, pairs = series([pimc, "mcu:simulations=100", "heuristic"], 100, 13)
+    pimc_vs_mcu = next(p for p in pairs if {p["a"], p["b"]} == {pimc, "mcu:simulations=100"})
     sign = 1 if pimc_vs_mcu["a"].startswith("pimc") else -1
     assert sign * pimc_vs_mcu["seeger_fabian_per_game_difference"] + pimc_vs_mcu["ci95"] > 0
 
