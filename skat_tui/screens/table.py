@@ -287,18 +287,22 @@ class TableScreen(Screen):
         self._simulations = 0
         self.run_ai(seat, choice.player, self.state.view(seat), self.limit_for(position), self._token)
 
-    @work(exclusive=True, group="ai", exit_on_error=False)
-    async def run_ai(self, seat: int, player: Player, view: GameState, limit: Limit | None, token: int) -> None:
-        started = time.monotonic()
+    async def _search(self, seat: int, player: Player, view: GameState, limit: Limit | None, token: int):
+        """Run one decision in the engine's worker thread, relaying its analyses; returns the Decision."""
         search = start_search(player, view, limit)
         self._searches.add(search)
         try:
             async for analysis in search:
                 self.post_message(AnalysisUpdated(seat, analysis, token))
-            decision = await search.result()
+            return await search.result()
         finally:
             search.stop()  # a cancelled worker (quit, new game) stops the player at once
             self._searches.discard(search)
+
+    @work(exclusive=True, group="ai", exit_on_error=False)
+    async def run_ai(self, seat: int, player: Player, view: GameState, limit: Limit | None, token: int) -> None:
+        started = time.monotonic()
+        decision = await self._search(seat, player, view, limit, token)
         # Keep very fast players visible for a moment, so a human can follow.
         remaining = self.settings.ai_delay - (time.monotonic() - started)
         if remaining > 0:
@@ -607,15 +611,7 @@ class TableScreen(Screen):
 
     @work(exclusive=True, group="hint", exit_on_error=False)
     async def run_hint(self, seat: int, player: Player, view: GameState, limit: Limit | None, token: int) -> None:
-        search = start_search(player, view, limit)
-        self._searches.add(search)
-        try:
-            async for analysis in search:
-                self.post_message(AnalysisUpdated(seat, analysis, token))
-            decision = await search.result()
-        finally:
-            search.stop()
-            self._searches.discard(search)
+        decision = await self._search(seat, player, view, limit, token)
         self.post_message(HintReady(decision.move, decision.analysis))
 
     def on_hint_ready(self, message: HintReady) -> None:
