@@ -46,12 +46,16 @@ STOP_POLL_SECONDS = 0.003
 class BatchOutcome:
     """Outcomes of one batch: per legal card, arrays of side points and wins."""
 
-    __slots__ = ("points", "won", "worlds")
+    __slots__ = ("points", "won", "worlds", "tie_break")
 
-    def __init__(self, points: np.ndarray, won: np.ndarray, worlds: int | None = None) -> None:
+    def __init__(self, points: np.ndarray, won: np.ndarray, worlds: int | None = None,
+                 tie_break: np.ndarray | None = None) -> None:
         self.points = points  # (cards, samples) int
         self.won = won  # (cards, samples) bool
         self.worlds = worlds  # worlds actually valued (None: the whole batch); fewer if a stop cut it short
+        # (cards, samples) secondary values: among cards of equal evaluation the
+        # highest mean is chosen (PIMC: heuristic playouts); None = random.
+        self.tie_break = tie_break
 
 
 class MonteCarloPlayer(Player):
@@ -203,18 +207,26 @@ class MonteCarloPlayer(Player):
                                             np.concatenate([o.won for o in ordered], axis=1)), table)
         stats = [acc.stats() for acc in final]
         tie_rng = random.Random(decision_seed)
+        note = ""
         if worlds_done[0] == 0:
             chosen = legal[tie_rng.randrange(len(legal))]  # stopped before the first world
         else:
             best = max(s.evaluation for s in stats)
-            chosen = tie_rng.choice([s.card for s in stats if s.evaluation >= best - 1e-9])
+            tied = [i for i, s in enumerate(stats) if s.evaluation >= best - 1e-9]
+            secondary = _tie_break_means([results[k] for k in sorted(results)]) if len(tied) > 1 else None
+            if secondary is not None:
+                top = max(secondary[i] for i in tied)
+                note = "tie broken by playout means: " + ", ".join(
+                    f"{legal[i].unicode()} {secondary[i]:.1f}" for i in tied)
+                tied = [i for i in tied if secondary[i] >= top - 1e-9]
+            chosen = legal[tie_rng.choice(tied)]
         analysis = self._analysis(seat, legal, final, chosen, worlds_done[0], time.perf_counter() - start, limit,
-                                  null_game, True)
+                                  null_game, True, note)
         return Decision(Play(chosen), analysis)
 
-    def _analysis(self, seat, legal, accs, chosen, worlds, elapsed, limit, null_game, final) -> Analysis:
+    def _analysis(self, seat, legal, accs, chosen, worlds, elapsed, limit, null_game, final, note="") -> Analysis:
         return Analysis(self.name, seat, legal, tuple(a.stats() for a in accs), chosen, worlds, elapsed, limit,
-                        null_game, final)
+                        null_game, final, note)
 
     def _watch(self, stop: threading.Event | None, deadline: float | None, finished: threading.Event) -> None:
         """Call ``on_stop_requested`` once stop is set or the deadline passes (unless the search finished)."""
@@ -259,6 +271,16 @@ def _evaluation_table(evaluation: Evaluation, declarer_side: bool, null_game: bo
         for won in (0, 1):
             table[points, won] = evaluation(points, bool(won), declarer_side, null_game)
     return table
+
+
+def _tie_break_means(ordered: list[BatchOutcome]) -> np.ndarray | None:
+    """Per card, the mean secondary value over all batches (None if a batch has none)."""
+    if not ordered or any(o.tie_break is None for o in ordered):
+        return None
+    values = np.concatenate([o.tie_break for o in ordered], axis=1)
+    if values.shape[1] == 0:
+        return None
+    return values.mean(axis=1)
 
 
 def _accumulate(accs: list[CardAccumulator], outcome: BatchOutcome, table: np.ndarray) -> None:

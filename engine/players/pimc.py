@@ -9,6 +9,12 @@ evaluation asks only what it needs:
 - ``step``: the outcome class (schwarz, schneider, lost, won, schneider,
   schwarz) from the queries 61, then 90 and 120 or 31 and 1 as the cards need;
 - every other evaluation: the exact card points.
+
+Cards with equal evaluations are common (a won game is won with several
+cards; a lost one lost with all), so ties are broken by heuristic playouts
+of the same worlds (``tiebreak=playout``, the default): the card after which
+heuristic players reach the most points for our side (null: win most often).
+A playout costs microseconds against milliseconds for a solve.
 """
 
 from __future__ import annotations
@@ -17,22 +23,29 @@ import threading
 
 import numpy as np
 
-from ..cards import CARD_POINTS, cards_of
+from ..cards import CARD_POINTS, cards_of, mask_of
 from ..dds import core
 from ..dds.solver import SolverContext
 from ..evaluation import Evaluation
 from ..limits import Limit
 from ..rules import GameType
 from ..sampling import World
-from .montecarlo import BatchOutcome, MonteCarloPlayer
+from .montecarlo import BatchOutcome, MonteCarloPlayer, side_won
+from .playout import PublicPosition, playout_cards
 
 
 class PIMCPlayer(MonteCarloPlayer):
     name = "pimc"
 
+    TIE_BREAKS = ("playout", "random")
+
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
-                 threads: int = 1, seed: int | None = None, batch_worlds: int = 2) -> None:
+                 threads: int = 1, seed: int | None = None, batch_worlds: int = 2,
+                 tiebreak: str = "playout") -> None:
         super().__init__(limit, evaluation, informed, threads, seed, batch_worlds)
+        if tiebreak not in self.TIE_BREAKS:
+            raise ValueError(f"tiebreak must be one of {', '.join(self.TIE_BREAKS)}, not {tiebreak!r}")
+        self.tiebreak = tiebreak
         # Solver contexts (16 MiB tables) are pooled and kept across decisions: the
         # worker threads are new for every decision, the tables need not be.
         self._contexts: list[SolverContext] = []
@@ -43,9 +56,11 @@ class PIMCPlayer(MonteCarloPlayer):
     @classmethod
     def from_params(cls, params: dict[str, str], seed: int | None = None) -> PIMCPlayer:
         kwargs, rest = cls.common_params(params)
+        if "tiebreak" in rest:
+            kwargs["tiebreak"] = rest.pop("tiebreak")
         if rest:
             raise ValueError(f"unknown PIMC parameter(s): {', '.join(rest)} "
-                             "(expected time, simulations, eval, sampler, threads)")
+                             "(expected time, simulations, eval, sampler, threads, tiebreak)")
         return cls(seed=seed, **kwargs)
 
     def _acquire_context(self) -> SolverContext:
@@ -87,7 +102,8 @@ class PIMCPlayer(MonteCarloPlayer):
             self._stopping = False
             for ctx in self._contexts:
                 ctx.clear_abort()
-        return view, legal, view.to_move == view.declarer, threshold
+        position = PublicPosition.from_view(view) if self.tiebreak == "playout" else None
+        return view, legal, view.to_move == view.declarer, threshold, position
 
     def choose_card(self, view, limit, stop, report):
         kind = self.evaluation_for(view).kind
@@ -97,7 +113,7 @@ class PIMCPlayer(MonteCarloPlayer):
         return super().choose_card(view, limit, stop, report)
 
     def value_worlds(self, context, worlds: list[World], seed: int) -> BatchOutcome:
-        view, legal, declarer_side, threshold = context
+        view, legal, declarer_side, threshold, position = context
         game = view.declaration.game
         d = view.declarer
         points = np.zeros((len(legal), len(worlds)), np.int64)
@@ -139,9 +155,23 @@ class PIMCPlayer(MonteCarloPlayer):
                 valued = j + 1
         finally:
             self._release_context(ctx)
+        tie_break = None
+        if position is not None and valued:
+            tie_break = self._playout_values(view, position, legal, worlds[:valued], declarer_side, seed)
         if valued < len(worlds):
-            return BatchOutcome(points[:, :valued], won[:, :valued], worlds=valued)
-        return BatchOutcome(points, won)
+            return BatchOutcome(points[:, :valued], won[:, :valued], worlds=valued, tie_break=tie_break)
+        return BatchOutcome(points, won, tie_break=tie_break)
+
+    @staticmethod
+    def _playout_values(view, position, legal, worlds: list[World], declarer_side: bool, seed: int) -> np.ndarray:
+        """Per card and world: our side's points after one heuristic playout (null: 1 if our side won)."""
+        out = playout_cards(position, [w.hands for w in worlds], [w.skat for w in worlds], view.skat_taken,
+                            mask_of(legal), 1, seed)
+        out = out.reshape(out.shape[0], -1, 4)  # (cards in index order = legal order, worlds, 4)
+        decl_points, def_points, decl_tricks, def_tricks = (out[..., i] for i in range(4))
+        if view.declaration.game == GameType.NULL:
+            return side_won(decl_points, def_tricks, decl_tricks, view, declarer_side).astype(np.float64)
+        return (decl_points if declarer_side else def_points).astype(np.float64)
 
     # Each outcome class counts as representative declarer points, for the step
     # evaluation and the histogram: 0 (no point), 15 (schneider), 45 (lost),

@@ -136,7 +136,8 @@ def test_spec_parameters(suit_position):
     p = make_player("mcu:simulations=50,eval=type2-50,reps=2,sampler=simple", 1)
     assert p.limit == Limit(simulations=50) and p.reps == 2 and not p.informed and str(p.evaluation) == "type2-50"
     q = make_player("pimc:time=2,eval=wins", 1)
-    assert q.limit == Limit(time=2.0) and q.evaluation.kind == "wins"
+    assert q.limit == Limit(time=2.0) and q.evaluation.kind == "wins" and q.tiebreak == "playout"
+    assert make_player("pimc:tiebreak=random", 1).tiebreak == "random"
     with pytest.raises(ValueError, match="unknown MCU parameter"):
         make_player("mcu:depth=3")
 
@@ -209,3 +210,62 @@ def test_pimc_step_evaluation_uses_outcome_classes(suit_position):
     a = pimc(evaluation=Evaluation("step")).choose(view).analysis
     assert len(a.cards[0].histogram) > 2
     assert all(-8 <= s.evaluation <= 3 for s in a.cards)
+
+
+# ---- tie-breaks ------------------------------------------------------------------------------
+
+
+class _TiedPlayer(PIMCPlayer):
+    """Every card wins in every world; the secondary values favour one card."""
+
+    favourite = None
+
+    def value_worlds(self, context, worlds, seed):
+        import numpy as np
+
+        from engine.players.montecarlo import BatchOutcome
+
+        view, legal = context[0], context[1]
+        n = len(worlds)
+        points = np.zeros((len(legal), n), np.int64)
+        won = np.ones((len(legal), n), bool)
+        tie = np.zeros((len(legal), n))
+        if self.tiebreak == "playout":
+            tie[legal.index(self.favourite)] = 1.0
+            return BatchOutcome(points, won, tie_break=tie)
+        return BatchOutcome(points, won)
+
+
+def test_equal_evaluations_are_broken_by_the_secondary_values(suit_position):
+    view = suit_position.view(suit_position.to_move)
+    from engine.cards import cards_of
+
+    legal = list(cards_of(view.legal_cards()))
+    for favourite in legal:
+        player = _TiedPlayer(Limit(simulations=6), Evaluation("wins"), seed=3)
+        player.favourite = favourite
+        decision = player.choose(view)
+        assert decision.move == Play(favourite)
+        assert decision.analysis.note.startswith("tie broken by playout means")
+    # without secondary values the tie is broken at random (but repeatably under a seed)
+    chosen = {_TiedPlayer(Limit(simulations=6), Evaluation("wins"), seed=s, tiebreak="random").choose(view).move
+              for s in range(12)}
+    assert len(chosen) > 1
+
+
+def test_pimc_prefers_the_tied_card_its_playouts_value_most():
+    import re
+
+    state = play_until(31, 0, 0, choices=4)
+    view = state.view(state.to_move)
+    player = PIMCPlayer(Limit(simulations=20), Evaluation("wins"), seed=2)
+    decision = player.choose(view)
+    a = decision.analysis
+    best = max(s.evaluation for s in a.cards)
+    tied = [s.card for s in a.cards if s.evaluation == best]
+    assert decision.move.card in tied and len(tied) > 1  # this seeded position has a tie
+    means = {name: float(v) for name, v in re.findall(r"(\S+) (-?\d+\.\d)", a.note.split(":", 1)[1])}
+    assert len(means) == len(tied)
+    assert means[decision.move.card.unicode()] == max(means.values())
+    with pytest.raises(ValueError, match="tiebreak"):
+        PIMCPlayer(tiebreak="coin")
