@@ -136,6 +136,7 @@ FLAG_NO_QUICK = 32  # no one-trick sure-winner bound at trick starts
 FLAG_NO_SURE_POINTS = 128  # no static sure-points bounds (unbeatable trumps; null: declarer safe everywhere)
 FLAG_NO_KILLER = 256  # no killer lead in the move ordering
 FLAG_NO_GUESS = 64  # exact values without a first guess (plain fail-soft bisection)
+FLAG_NO_ENDGAME = 512  # no direct evaluation of the last two tricks (search them node by node)
 
 # TT entry (two int64 words): word 0 = canonical hand 0 | canonical hand 1 << 32;
 # word 1 bits 0..33 canonical hand 2 | leader << 32, 34..40 lower bound,
@@ -146,6 +147,10 @@ GEN_LIMIT = 2047
 
 INF = 1000
 KILLER_SCORE = 600
+KILLER_SCORE_DECLARER = 2000
+"""Order score of the killer lead: defenders after the TT move and sure winners
+(>= 1000); the declarer's before his sure winners, after the TT move."""
+PARTNER_LEAD_BONUS = 200
 """Order score of the killer lead: after the TT move and sure winners, before trump draws (500 + c)."""
 
 
@@ -345,6 +350,7 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
     nxt = (p + 1) % 3  # the player after me (only relevant when n == 1)
     nxt_hand = h0 if nxt == 0 else (h1 if nxt == 1 else h2)
     p_is_decl = p == decl
+    hd = h0 if decl == 0 else (h1 if decl == 1 else h2)
     no_equiv = (flags & FLAG_NO_EQUIV) != 0
     no_order = (flags & FLAG_NO_ORDER) != 0
     use_killer = (flags & FLAG_NO_KILLER) == 0
@@ -408,6 +414,15 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
                     score = -16 * pts - (c - _low_index(cls))
                     if p_is_decl and (cls & trump) != 0:  # declarer: draw trumps
                         score = 500 + c
+                    elif not p_is_decl and (cls & trump) == 0:
+                        # Defenders: lead a suit the partner can take (a card above
+                        # all of the declarer's in it, or a ruff) before other low cards.
+                        decl_suit = hd & cls
+                        partner_hand = (h0 | h1 | h2) & ~hand & ~hd
+                        partner_suit = partner_hand & cls
+                        if decl_suit != 0 and ((partner_suit != 0 and _high_index(partner_suit) > _high_index(decl_suit))
+                                               or (partner_suit == 0 and (partner_hand & trump) != 0)):
+                            score += PARTNER_LEAD_BONUS
             else:
                 beats = (eligible >> c) & 1 and c > win_card
                 new_win = c if beats else win_card
@@ -430,10 +445,11 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
                     score = 500 - 16 * pts - (c - _low_index(cls))
                 else:
                     score = -16 * pts - (c - _low_index(cls))
-            if n == 0 and use_killer and not is_null and c == st[d, F_KILLER] and score < KILLER_SCORE:
-                # Killer lead: the lead that refuted a sibling at this depth
-                # often refutes this position too.
-                score = KILLER_SCORE
+            if n == 0 and use_killer and not is_null and c == st[d, F_KILLER]:
+                # Killer lead: the lead that refuted a sibling at this depth often
+                # refutes this position too.  The declarer's goes before his sure
+                # winners (cashing them first is often the wrong plan).
+                score = max(score, KILLER_SCORE_DECLARER if p_is_decl else KILLER_SCORE)
             if c == tt_move:
                 score = 1_000_000
         # insertion into sorted position (descending score)
@@ -530,6 +546,18 @@ def _max_trumps(g, decl, x0, x1, x2):
 
 
 @njit(cache=True, nogil=True)
+def _highest_points(g, mask, k):
+    """Points of the k highest cards (internal order) of ``mask``."""
+    total = 0
+    while k > 0 and mask:
+        c = _high_index(mask)
+        mask &= ~(1 << c)
+        total += POINTS[g, c]
+        k -= 1
+    return total
+
+
+@njit(cache=True, nogil=True)
 def _sure_points(g, decl, lead, x0, x1, x2):
     """(declarer's, defenders') points that surely end in their own tricks.
 
@@ -573,12 +601,20 @@ def _sure_points(g, decl, lead, x0, x1, x2):
         hl = x0 if lead == 0 else (x1 if lead == 1 else x2)
         if hl & def_top or mine == 0:
             tricks = _popcount(hl & def_top)
-            if _popcount(mine) <= tricks:
-                # The leader's unbeatable trumps draw the declarer's; then all his
-                # trumps win, and his plain cards above both other hands in their suit.
-                partner = (x0 | x1 | x2) & ~hd & ~hl
+            # The partner follows the trump leads with his lowest trumps; the leader
+            # keeps the lead for his plain cards only if the partner never has to
+            # overtake (no trump of his above the leader's lowest unbeatable one).
+            partner = (x0 | x1 | x2) & ~hd & ~hl
+            keeps_lead = tricks == 0 or (partner & trump & ~((2 << _low_index(hl & def_top)) - 1)) == 0
+            if _popcount(mine) <= tricks and keeps_lead:
+                # The leader's unbeatable trumps draw the declarer's; then his plain
+                # cards above both other hands in their suit win (as many as a
+                # partner with trumps left can follow, so that he never has to ruff
+                # and take the lead), and all his trumps win: with the declarer out
+                # of trumps, any trick a defender trumps is theirs.
                 def_sure += _mask_points(g, hl & trump & ~def_top)
                 tricks = _popcount(hl & trump)
+                partner_ruffs = _popcount(partner & trump) > tricks
                 plain = hl & ~trump
                 while plain:
                     cls = CLASS_MASK[g, _low_index(plain)]
@@ -586,8 +622,11 @@ def _sure_points(g, decl, lead, x0, x1, x2):
                     plain &= ~cls
                     others = (hd | partner) & cls
                     top = held if others == 0 else held & ~((2 << _high_index(others)) - 1)
-                    def_sure += _mask_points(g, top)
-                    tricks += _popcount(top)
+                    m = _popcount(top)
+                    if partner_ruffs:
+                        m = min(m, _popcount(partner & cls))
+                    def_sure += _highest_points(g, top, m)
+                    tricks += m
             def_sure += _cheapest_points(g, hd, tricks)
     return decl_sure, def_sure
 
@@ -647,6 +686,84 @@ def _null_lead_wins_trick(g, decl, lead, x0, x1, x2):
                 return True
     return False
 
+# ---------------------------------------------------------------- endgame
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hand_of(seat, x0, x1, x2):
+    return x0 if seat == 0 else (x1 if seat == 1 else x2)
+
+
+@njit(cache=True, nogil=True)
+def _two_tricks(g, decl, lead, x0, x1, x2, acc, rem):
+    """Exact value of a trick start with two cards in every hand, by direct minimax.
+
+    Suit/grand: acc + the declarer's points from the two tricks (rem = all points
+    left); null: 1 if the declarer takes neither trick, else 0.  Cheaper than
+    running the stack search over its at most 8 lines of play.
+    """
+    is_null = g == NULL_GAME
+    seat_b = (lead + 1) % 3
+    seat_c = (lead + 2) % 3
+    ha = _hand_of(lead, x0, x1, x2)
+    hb = _hand_of(seat_b, x0, x1, x2)
+    hc = _hand_of(seat_c, x0, x1, x2)
+    a_max = lead == decl
+    b_max = seat_b == decl
+    c_max = seat_c == decl
+    best_a = -INF if a_max else INF
+    ma = ha
+    while ma:
+        a = _low_index(ma)
+        ma &= ma - 1
+        follow_b = hb & CLASS_MASK[g, a]
+        legal_b = follow_b if follow_b else hb
+        follow_c = hc & CLASS_MASK[g, a]
+        legal_c = follow_c if follow_c else hc
+        best_b = -INF if b_max else INF
+        mb = legal_b
+        while mb:
+            b = _low_index(mb)
+            mb &= mb - 1
+            best_c = -INF if c_max else INF
+            mc = legal_c
+            while mc:
+                c = _low_index(mc)
+                mc &= mc - 1
+                w1 = (lead + _winner_offset(g, a, b, c)) % 3
+                # the last trick: the remaining card of each hand, led by w1
+                ra = ha & ~(1 << a)
+                rb = hb & ~(1 << b)
+                rc = hc & ~(1 << c)
+                la = _low_index(ra)
+                lb = _low_index(rb)
+                lc = _low_index(rc)
+                # cards of the last trick in seat order lead, seat_b, seat_c; rotate to w1
+                k = (w1 - lead) % 3
+                if k == 0:
+                    w2 = (w1 + _winner_offset(g, la, lb, lc)) % 3
+                elif k == 1:
+                    w2 = (w1 + _winner_offset(g, lb, lc, la)) % 3
+                else:
+                    w2 = (w1 + _winner_offset(g, lc, la, lb)) % 3
+                if is_null:
+                    v = 0 if (w1 == decl or w2 == decl) else 1
+                else:
+                    p1 = POINTS[g, a] + POINTS[g, b] + POINTS[g, c]
+                    v = acc
+                    if w1 == decl:
+                        v += p1
+                    if w2 == decl:
+                        v += rem - p1
+                if (c_max and v > best_c) or (not c_max and v < best_c):
+                    best_c = v
+            if (b_max and best_c > best_b) or (not b_max and best_c < best_b):
+                best_b = best_c
+        if (a_max and best_b > best_a) or (not a_max and best_b < best_a):
+            best_a = best_b
+    return best_a
+
+
 # ---------------------------------------------------------------- search
 
 
@@ -666,6 +783,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
     raw_tt = (flags & FLAG_RAW_TT) != 0
     use_quick = (flags & FLAG_NO_QUICK) == 0
     use_sure = (flags & FLAG_NO_SURE_POINTS) == 0
+    use_endgame = (flags & FLAG_NO_ENDGAME) == 0
     nodes = 0
 
     d = 0
@@ -725,6 +843,9 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     val = 0 if w == decl else 1
                 else:
                     val = cur_acc + (cur_rem if w == decl else 0)
+                finished = True
+            elif use_endgame and n == 0 and _popcount(x0 | x1 | x2) == 6:
+                val = _two_tricks(g, decl, st[d, F_LEAD], x0, x1, x2, cur_acc, cur_rem)
                 finished = True
             else:
                 tt_move = -1

@@ -131,7 +131,8 @@ def _play(pos: Position, card: int) -> Position:
 
 def test_every_technique_switch_gives_the_same_values():
     flags = (0, core.FLAG_NO_TT, core.FLAG_NO_ORDER, core.FLAG_NO_EQUIV, core.FLAG_BINARY_ONLY, core.FLAG_RAW_TT,
-             core.FLAG_NO_QUICK, core.FLAG_NO_SURE_POINTS, core.FLAG_NO_GUESS, core.FLAG_NO_KILLER)
+             core.FLAG_NO_QUICK, core.FLAG_NO_SURE_POINTS, core.FLAG_NO_GUESS, core.FLAG_NO_KILLER,
+             core.FLAG_NO_ENDGAME)
     contexts = [SolverContext(tt_bits=14, flags=f) for f in flags]
     rng = random.Random(5)
     for i in range(60):
@@ -329,3 +330,22 @@ def test_static_bounds_never_contradict_the_reference():
             decl_sure, def_sure = core._sure_points(g, pos.declarer, pos.leader, *hands)
             assert pos.declarer_points + decl_sure <= value <= pos.declarer_points + future - def_sure, pos
         checked += 1
+
+
+def test_static_bounds_hold_deeper_in_the_game():
+    """Sure points from up to 9 tricks left, against exact values of a solver without static bounds
+    (itself pinned to the reference above): the bounds must hold on every position."""
+    exact_ctx = SolverContext(tt_bits=16, flags=core.FLAG_NO_SURE_POINTS | core.FLAG_NO_QUICK)
+    rng = random.Random(33)
+    tightened = 0
+    for i in range(300):
+        game = GameType(i % 5)
+        pos = random_position(rng, game, 3 * rng.randrange(1, 8))
+        g = int(game)
+        hands = [core.to_internal_mask(g, h) for h in pos.hands]
+        value = solve(pos, per_card=False, ctx=exact_ctx).value
+        future = sum(CARD_POINTS[c] for h in pos.hands for c in range(32) if h >> c & 1)
+        decl_sure, def_sure = core._sure_points(g, pos.declarer, pos.leader, *hands)
+        assert pos.declarer_points + decl_sure <= value <= pos.declarer_points + future - def_sure, pos
+        tightened += decl_sure > 0 or def_sure > 0
+    assert tightened > 100  # the bounds are not vacuous
