@@ -322,6 +322,7 @@ ABLATION_SWITCHES = (
     ("no one-trick quick bound", "FLAG_NO_QUICK"),
     ("no sure-points bounds (null: no safety test)", "FLAG_NO_SURE_POINTS"),
     ("no killer lead in the ordering", "FLAG_NO_KILLER"),
+    ("no direct two-trick endgame", "FLAG_NO_ENDGAME"),
     ("plain bisection (no fail-soft bound jumps)", "FLAG_BINARY_ONLY"),
 )
 
@@ -342,6 +343,7 @@ def run_ablation(quick: bool = False, seed: int = SEED) -> int:
         ("grand exact, 7 left", _positions("grand", 7, n, seed), core.EXACT),
         ("suit exact, 10 left", _positions("suit", 10, n // 3, seed), core.EXACT),
         ("suit+grand >=61, 10 left", _positions("suit", 10, n, seed) + _positions("grand", 10, n, seed), 61),
+        ("really bid >=61, 10 left", _positions("really bid", 10, n // 2, seed), 61),
         ("null, 10 left", _positions("null", 10, 4 * n, seed), core.EXACT),
     )
     table = Table(title="mean nodes per solve, one technique off at a time (ratio to all techniques)")

@@ -61,6 +61,9 @@ class BatchOutcome:
 class MonteCarloPlayer(Player):
     name = "montecarlo"
     default_limit = Limit(simulations=100)
+    tie_margin = 0.0
+    """Cards whose evaluation is within this of the best count as tied when
+    secondary values can break the tie (PIMC's playouts)."""
 
     def __init__(
         self,
@@ -213,10 +216,13 @@ class MonteCarloPlayer(Player):
         else:
             best = max(s.evaluation for s in stats)
             tied = [i for i, s in enumerate(stats) if s.evaluation >= best - 1e-9]
-            secondary = _tie_break_means([results[k] for k in sorted(results)]) if len(tied) > 1 else None
+            near = [i for i, s in enumerate(stats) if s.evaluation >= best - self.tie_margin - 1e-9]
+            secondary = _tie_break_means([results[k] for k in sorted(results)]) if len(near) > 1 else None
             if secondary is not None:
+                tied = near
                 top = max(secondary[i] for i in tied)
-                note = "tie broken by playout means: " + ", ".join(
+                what = "tie" if self.tie_margin == 0 else f"within {self.tie_margin:g} of the best"
+                note = f"{what}, broken by playout means: " + ", ".join(
                     f"{legal[i].unicode()} {secondary[i]:.1f}" for i in tied)
                 tied = [i for i in tied if secondary[i] >= top - 1e-9]
             chosen = legal[tie_rng.choice(tied)]

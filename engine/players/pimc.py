@@ -41,11 +41,14 @@ class PIMCPlayer(MonteCarloPlayer):
 
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
                  threads: int = 1, seed: int | None = None, batch_worlds: int = 2,
-                 tiebreak: str = "playout") -> None:
+                 tiebreak: str = "playout", margin: float = 0.0) -> None:
         super().__init__(limit, evaluation, informed, threads, seed, batch_worlds)
         if tiebreak not in self.TIE_BREAKS:
             raise ValueError(f"tiebreak must be one of {', '.join(self.TIE_BREAKS)}, not {tiebreak!r}")
+        if margin < 0:
+            raise ValueError("margin must not be negative")
         self.tiebreak = tiebreak
+        self.tie_margin = margin
         # Solver contexts (16 MiB tables) are pooled and kept across decisions: the
         # worker threads are new for every decision, the tables need not be.
         self._contexts: list[SolverContext] = []
@@ -58,9 +61,11 @@ class PIMCPlayer(MonteCarloPlayer):
         kwargs, rest = cls.common_params(params)
         if "tiebreak" in rest:
             kwargs["tiebreak"] = rest.pop("tiebreak")
+        if "margin" in rest:
+            kwargs["margin"] = float(rest.pop("margin"))
         if rest:
             raise ValueError(f"unknown PIMC parameter(s): {', '.join(rest)} "
-                             "(expected time, simulations, eval, sampler, threads, tiebreak)")
+                             "(expected time, simulations, eval, sampler, threads, tiebreak, margin)")
         return cls(seed=seed, **kwargs)
 
     def _acquire_context(self) -> SolverContext:

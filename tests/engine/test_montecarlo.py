@@ -138,6 +138,7 @@ def test_spec_parameters(suit_position):
     q = make_player("pimc:time=2,eval=wins", 1)
     assert q.limit == Limit(time=2.0) and q.evaluation.kind == "wins" and q.tiebreak == "playout"
     assert make_player("pimc:tiebreak=random", 1).tiebreak == "random"
+    assert make_player("pimc:margin=0.02", 1).tie_margin == 0.02
     with pytest.raises(ValueError, match="unknown MCU parameter"):
         make_player("mcu:depth=3")
 
@@ -166,7 +167,8 @@ def test_mcu_at_100_worlds_beats_two_heuristic_players_clearly():
 
 @pytest.mark.slow
 def test_pimc_at_100_worlds_does_at_least_as_well_as_mcu():
-    # the requirement of issue 5; docs/strength.md has the measured state (PIMC slightly behind)
+    # the requirement of issue 5, at one table in every seat arrangement (docs/strength.md:
+    # 200 deals, PIMC - MCU = +2.6 +- 3.0 per game); fails if PIMC is clearly behind
     pimc = "pimc:simulations=100,eval=wins"
     _, pairs = series([pimc, "mcu:simulations=100", "heuristic"], 100, 13)
     pimc_vs_mcu = next(p for p in pairs if {p["a"], p["b"]} == {pimc, "mcu:simulations=100"})
@@ -236,6 +238,28 @@ class _TiedPlayer(PIMCPlayer):
         return BatchOutcome(points, won)
 
 
+class _NearTiePlayer(_TiedPlayer):
+    """The favourite loses one world in six but has the best secondary values."""
+
+    def value_worlds(self, context, worlds, seed):
+        outcome = super().value_worlds(context, worlds, seed)
+        outcome.won[context[1].index(self.favourite), 0] = False
+        return outcome
+
+
+def test_a_margin_lets_secondary_values_decide_between_near_equal_cards(suit_position):
+    from engine.cards import cards_of
+
+    view = suit_position.view(suit_position.to_move)
+    favourite = list(cards_of(view.legal_cards()))[0]
+    for margin, expect_favourite in ((0.0, False), (0.1, False), (0.2, True)):
+        player = _NearTiePlayer(Limit(simulations=6), Evaluation("wins"), seed=3, batch_worlds=6, margin=margin)
+        player.favourite = favourite
+        decision = player.choose(view)
+        assert (decision.move == Play(favourite)) == expect_favourite, margin
+    assert "within 0.2 of the best" in decision.analysis.note
+
+
 def test_equal_evaluations_are_broken_by_the_secondary_values(suit_position):
     view = suit_position.view(suit_position.to_move)
     from engine.cards import cards_of
@@ -246,7 +270,7 @@ def test_equal_evaluations_are_broken_by_the_secondary_values(suit_position):
         player.favourite = favourite
         decision = player.choose(view)
         assert decision.move == Play(favourite)
-        assert decision.analysis.note.startswith("tie broken by playout means")
+        assert decision.analysis.note.startswith("tie, broken by playout means")
     # without secondary values the tie is broken at random (but repeatably under a seed)
     chosen = {_TiedPlayer(Limit(simulations=6), Evaluation("wins"), seed=s, tiebreak="random").choose(view).move
               for s in range(12)}
