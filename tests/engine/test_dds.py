@@ -288,8 +288,9 @@ def test_pimc_obeys_stop_and_deadline_during_long_solves(threads):
     from engine.evaluation import Evaluation
     from engine.limits import Limit
     from engine.players.pimc import PIMCPlayer
+    from engine.warmup import warm_up as warm_up_everything
 
-    warm_up()
+    warm_up_everything()  # PIMC's tie-break playouts too: a first compile must not fall into the timed part
     view = _pimc_first_trick_view()
     player = PIMCPlayer(Limit(time=60), evaluation=Evaluation("mean"), threads=threads, seed=1)
     stop = threading.Event()

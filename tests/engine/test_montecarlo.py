@@ -31,6 +31,14 @@ def play_until(seed, tricks_done=0, cards_in_trick=0, game=None, choices=2):
     raise AssertionError("no fitting deal")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def compiled_core():
+    """Compile (or load) the numba core once, so that no timed test below pays for a first compile."""
+    from engine.warmup import warm_up
+
+    warm_up()
+
+
 @pytest.fixture(scope="module")
 def suit_position():
     return play_until(11, 2, 1)
