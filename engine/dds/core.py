@@ -148,10 +148,10 @@ GEN_LIMIT = 2047
 INF = 1000
 KILLER_SCORE = 600
 KILLER_SCORE_DECLARER = 2000
-"""Order score of the killer lead: defenders after the TT move and sure winners
-(>= 1000); the declarer's before his sure winners, after the TT move."""
+"""Order scores of the killer lead: a defender's after the TT move and the sure
+winners (>= 1000), the declarer's before his sure winners (after the TT move)."""
 PARTNER_LEAD_BONUS = 200
-"""Order score of the killer lead: after the TT move and sure winners, before trump draws (500 + c)."""
+"""Added to a defender's low lead in a suit his partner can take (still below trump draws)."""
 
 
 @njit(cache=True, nogil=True, inline="always")
