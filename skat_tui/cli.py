@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -69,6 +70,17 @@ def _build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _build_parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except BrokenPipeError:
+        # The reader went away (e.g. `skat replay --json FILE | head`): stop quietly,
+        # and keep Python's exit-time flush from raising the same error again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "replay":
         return _replay_json(args.file) if args.json else _open_replay(args.file)
     if args.command == "solve":
@@ -258,6 +270,9 @@ def _solve(path: str, trick: int, threshold: int | None) -> int:
     for err in errors:
         print(f"{path}: {err}", file=sys.stderr)
     failed = len(errors)
+    from engine.dds.warmup import warm_up
+
+    warm_up()  # load the compiled core first, so that "ms" is the solve alone
     for record in records:
         try:
             pos = solver_position(state_at_trick(record, trick))

@@ -62,3 +62,18 @@ def test_help_lists_every_subcommand():
     out = skat("--help").stdout
     for command in ("replay", "solve", "bench", "analyze", "calibrate", "tournament"):
         assert command in out
+
+
+def test_a_reader_that_stops_early_ends_the_output_quietly(tmp_path):
+    """`skat replay --json BIG | head -1`: no traceback when the pipe closes."""
+    lines = [line for line in SAMPLES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    big = tmp_path / "big.sgf"
+    big.write_text("\n".join(lines[i % len(lines)] for i in range(3000)) + "\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "skat_tui.cli", "replay", "--json", str(big)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = proc.stdout.readline()
+    proc.stdout.close()  # far more than a pipe buffer is still to come
+    stderr = proc.stderr.read()
+    proc.wait(timeout=600)
+    assert json.loads(first)["id"]
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
