@@ -193,24 +193,25 @@ def _mask_points(g, m):
             + BYTE_POINTS[g, 2, (m >> 16) & 255] + BYTE_POINTS[g, 3, (m >> 24) & 255])
 
 
-@njit(cache=True, nogil=True)
-def to_internal_mask(g, m):
+@njit(cache=True, nogil=True, inline="always")
+def _renumber_mask(m, new_index):
+    """The mask with each card c moved to bit new_index[c]."""
     out = 0
     while m:
         c = _low_index(m)
         m &= m - 1
-        out |= 1 << TO_INTERNAL[g, c]
+        out |= 1 << new_index[c]
     return out
 
 
 @njit(cache=True, nogil=True)
+def to_internal_mask(g, m):
+    return _renumber_mask(m, TO_INTERNAL[g])
+
+
+@njit(cache=True, nogil=True)
 def to_standard_mask(g, m):
-    out = 0
-    while m:
-        i = _low_index(m)
-        m &= m - 1
-        out |= 1 << TO_CARD[g, i]
-    return out
+    return _renumber_mask(m, TO_CARD[g])
 
 
 @njit(cache=True, nogil=True, inline="always")
