@@ -103,6 +103,20 @@ def _build_groups():
 
 GROUP_MASKS, GROUP_COUNTS = _build_groups()
 
+
+def _build_class_groups():
+    """Each follow class as one group: the power-only ("abstract") view of a position."""
+    masks = np.zeros((6, 8), np.int64)
+    counts = np.zeros(6, np.int64)
+    for g in range(6):
+        for m in sorted(set(int(x) for x in CLASS_MASK[g])):
+            masks[g, counts[g]] = m
+            counts[g] += 1
+    return masks, counts
+
+
+CLASS_GROUP_MASKS, CLASS_GROUP_COUNTS = _build_class_groups()
+
 # De Bruijn table for the index of the lowest set bit of a 32-bit mask.
 _DEBRUIJN_MUL = 0x077CB531
 DEBRUIJN = np.zeros(32, np.int64)
@@ -114,9 +128,9 @@ for _i in range(32):
 MAX_DEPTH = 34  # 30 card plays + root + slack
 MAX_MOVES = 12
 MOVE_COLUMNS = 2 * MAX_MOVES  # moves, then their ordering scores
-N_FIELDS = 21
+N_FIELDS = 23
 (F_H0, F_H1, F_H2, F_LEAD, F_N, F_T0, F_T1, F_ACC, F_REM, F_ALPHA, F_BETA, F_ALPHA0, F_BETA0,
- F_BEST, F_BESTMOVE, F_MI, F_NM, F_SLOT, F_KEY0, F_KEY1, F_KILLER) = range(N_FIELDS)
+ F_BEST, F_BESTMOVE, F_MI, F_NM, F_SLOT, F_KEY0, F_KEY1, F_KILLER, F_ASLOT, F_AKEY0) = range(N_FIELDS)
 
 META_GEN, META_NODES, META_FLAGS, META_ABORT, META_NODE_LIMIT, META_SOLVE_START = 0, 1, 2, 3, 4, 5
 META_SIZE = 8
@@ -137,6 +151,7 @@ FLAG_NO_SURE_POINTS = 128  # no static sure-points bounds (unbeatable trumps; nu
 FLAG_NO_KILLER = 256  # no killer lead in the move ordering
 FLAG_NO_GUESS = 64  # exact values without a first guess (plain fail-soft bisection)
 FLAG_NO_ENDGAME = 512  # no direct evaluation of the last two tricks (search them node by node)
+FLAG_NO_ABSTRACT = 1024  # no quasi-symmetry table (bounds shared by positions equal up to card points)
 
 # TT entry (two int64 words): word 0 = canonical hand 0 | canonical hand 1 << 32;
 # word 1 bits 0..33 canonical hand 2 | leader << 32, 34..40 lower bound,
@@ -144,6 +159,12 @@ FLAG_NO_ENDGAME = 512  # no direct evaluation of the last two tricks (search the
 # (canonical internal index), 53..63 generation.
 KEY_MASK = (1 << 34) - 1
 GEN_LIMIT = 2047
+# Quasi-symmetry ("abstract") entries live behind the exact slots of the same
+# array (see ``tt_layout``): word 0 = abstract hand 0 | abstract hand 1 << 32
+# (every follow class compressed to its lowest positions: power and owners
+# only); word 1 bits 0..31 the real cards in play (internal union), 32..33
+# leader, 34..40 / 41..47 lower / upper bound on the declarer's future points,
+# 53..63 generation.
 
 INF = 1000
 KILLER_SCORE = 600
@@ -230,13 +251,11 @@ def _winner_offset(g, a, b, c):
 
 
 @njit(cache=True, nogil=True)
-def _canonical(g, x0, x1, x2, raw):
-    """Hands with every group's in-play cards moved to the group's lowest positions."""
-    if raw:
-        return x0, x1, x2
+def _compress(x0, x1, x2, masks, count):
+    """Hands with the in-play cards of each of ``masks[:count]`` moved to its lowest positions."""
     u = x0 | x1 | x2
-    for k in range(GROUP_COUNTS[g]):
-        grp = GROUP_MASKS[g, k]
+    for k in range(count):
+        grp = masks[k]
         live = u & grp
         low = grp & -grp
         if live == 0 or live == low * ((1 << _popcount(live)) - 1):
@@ -258,6 +277,49 @@ def _canonical(g, x0, x1, x2, raw):
                 x2 |= pos
             pos <<= 1
     return x0, x1, x2
+
+
+@njit(cache=True, nogil=True)
+def _canonical(g, x0, x1, x2, raw):
+    """Hands with every group's in-play cards moved to the group's lowest positions."""
+    if raw:
+        return x0, x1, x2
+    return _compress(x0, x1, x2, GROUP_MASKS[g], GROUP_COUNTS[g])
+
+
+@njit(cache=True, nogil=True)
+def _compressed_union(g, u):
+    """The union mask with each follow class's cards moved to its lowest positions."""
+    out = 0
+    for k in range(CLASS_GROUP_COUNTS[g]):
+        grp = CLASS_GROUP_MASKS[g, k]
+        low = grp & -grp
+        out |= low * ((1 << _popcount(u & grp)) - 1)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _point_shift(g, u_from, u_to):
+    """(L, G) for mapping the cards u_from onto u_to rank by rank within each class
+    (same counts per class): the points the mapped cards lose / gain in total."""
+    lose = 0
+    gain = 0
+    for k in range(CLASS_GROUP_COUNTS[g]):
+        grp = CLASS_GROUP_MASKS[g, k]
+        a = u_from & grp
+        b = u_to & grp
+        if a == b:
+            continue
+        while a:
+            pa = POINTS[g, _low_index(a)]
+            pb = POINTS[g, _low_index(b)]
+            if pa > pb:
+                lose += pa - pb
+            else:
+                gain += pb - pa
+            a &= a - 1
+            b &= b - 1
+    return lose, gain
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -769,6 +831,21 @@ def _two_tricks(g, decl, lead, x0, x1, x2, acc, rem):
 
 
 @njit(cache=True, nogil=True)
+def tt_layout(words):
+    """(exact slot mask, first word of the abstract region, abstract slot mask or -1).
+
+    The exact table takes the largest power of two of two-word slots that fits;
+    the words behind it, if they form a power of two of slots, hold the
+    quasi-symmetry entries."""
+    slots = words // 2
+    exact = 1 << _high_index(slots)
+    rest = slots - exact
+    if rest > 0 and (rest & (rest - 1)) == 0:
+        return exact - 1, 2 * exact, rest - 1
+    return exact - 1, 2 * exact, -1
+
+
+@njit(cache=True, nogil=True)
 def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, tt, meta, st, mv):
     """Fail-soft alpha-beta; internal layout; returns a bound on the declarer's final value.
 
@@ -780,7 +857,8 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
     flags = meta[META_FLAGS]
     use_tt = (flags & FLAG_NO_TT) == 0
     gen = meta[META_GEN]
-    tt_slots_mask = tt.shape[0] // 2 - 1
+    tt_slots_mask, abs_base, abs_mask = tt_layout(tt.shape[0])
+    use_abstract = (flags & FLAG_NO_ABSTRACT) == 0 and abs_mask >= 0 and not is_null and use_tt
     raw_tt = (flags & FLAG_RAW_TT) != 0
     use_quick = (flags & FLAG_NO_QUICK) == 0
     use_sure = (flags & FLAG_NO_SURE_POINTS) == 0
@@ -821,6 +899,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
             x1 = st[d, F_H1]
             x2 = st[d, F_H2]
             st[d, F_SLOT] = -1
+            st[d, F_ASLOT] = -1
             if cur_acc >= b:
                 val = cur_acc
                 finished = True
@@ -873,6 +952,35 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                             val = lo
                             finished = True
                         tt_move = _move_from_canonical(g, x0 | x1 | x2, (e1 >> 48) & 31, raw_tt)
+                if not finished and n == 0 and use_abstract:
+                    # Quasi-symmetry: a position with the same owners rank by rank in
+                    # every class (only the points differ) has the same game tree, so its
+                    # bounds hold here shifted by the points the rank-by-rank mapping
+                    # of the cards loses (lower bound) or gains (upper bound).
+                    ld = st[d, F_LEAD]
+                    z0, z1, z2 = _compress(x0, x1, x2, CLASS_GROUP_MASKS[g], CLASS_GROUP_COUNTS[g])
+                    akey0 = z0 | (z1 << 32)
+                    zu = z0 | z1 | z2
+                    aslot = (((akey0 ^ ((zu | (ld << 32)) * 0x2545F491)) * -7046029254386353131) >> 40) & abs_mask
+                    st[d, F_AKEY0] = akey0
+                    st[d, F_ASLOT] = aslot
+                    a1 = tt[abs_base + 2 * aslot + 1]
+                    if tt[abs_base + 2 * aslot] == akey0 and ((a1 >> 32) & 3) == ld and ((a1 >> 53) & 0x7FF) == gen:
+                        stored_u = a1 & 0xFFFFFFFF
+                        u = x0 | x1 | x2
+                        if stored_u == u or _compressed_union(g, stored_u) == zu:
+                            lose = 0
+                            gain = 0
+                            if stored_u != u:
+                                lose, gain = _point_shift(g, stored_u, u)
+                            lo = ((a1 >> 34) & 127) - lose
+                            hi = ((a1 >> 41) & 127) + gain
+                            if cur_acc + lo >= b:
+                                val = cur_acc + lo
+                                finished = True
+                            elif cur_acc + hi <= a:
+                                val = cur_acc + hi
+                                finished = True
                 if not finished and n == 0 and is_null and st[d, F_LEAD] != decl:
                     if use_quick and _null_lead_wins_trick(g, decl, st[d, F_LEAD], x0, x1, x2):
                         val = 0
@@ -1002,6 +1110,26 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
             move = _move_to_canonical(g, st[d, F_H0] | st[d, F_H1] | st[d, F_H2], st[d, F_BESTMOVE], raw_tt)
             tt[2 * slot] = key0
             tt[2 * slot + 1] = key1 | (lo << 34) | (hi << 41) | (move << 48) | (gen << 53)
+        if not entering and st[d, F_ASLOT] >= 0:
+            aslot = abs_base + 2 * st[d, F_ASLOT]
+            akey0 = st[d, F_AKEY0]
+            akey1 = (st[d, F_H0] | st[d, F_H1] | st[d, F_H2]) | (st[d, F_LEAD] << 32)
+            rel = val - st[d, F_ACC]
+            lo = 0
+            hi = st[d, F_REM]
+            a1 = tt[aslot + 1]
+            if tt[aslot] == akey0 and (a1 & KEY_MASK) == akey1 and ((a1 >> 53) & 0x7FF) == gen:
+                lo = (a1 >> 34) & 127
+                hi = (a1 >> 41) & 127
+            if val <= st[d, F_ALPHA0]:
+                hi = min(hi, rel)
+            elif val >= st[d, F_BETA0]:
+                lo = max(lo, rel)
+            else:
+                lo = rel
+                hi = rel
+            tt[aslot] = akey0
+            tt[aslot + 1] = akey1 | (lo << 34) | (hi << 41) | (gen << 53)
         if d == 0:
             break
         d -= 1

@@ -46,7 +46,8 @@ class SolverContext:
     """
 
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS, flags: int = 0, node_limit: int = 0) -> None:
-        self.tt = np.zeros(2 << tt_bits, np.int64)  # two words per entry
+        # two words per entry: 2**tt_bits exact entries, then 2**(tt_bits-1) quasi-symmetry entries
+        self.tt = np.zeros((2 << tt_bits) + (1 << tt_bits), np.int64)
         self.tt[:] = 0  # touch every page now, not during the first solve
         self.meta = np.zeros(core.META_SIZE, np.int64)
         self.meta[core.META_FLAGS] = flags

@@ -132,7 +132,7 @@ def _play(pos: Position, card: int) -> Position:
 def test_every_technique_switch_gives_the_same_values():
     flags = (0, core.FLAG_NO_TT, core.FLAG_NO_ORDER, core.FLAG_NO_EQUIV, core.FLAG_BINARY_ONLY, core.FLAG_RAW_TT,
              core.FLAG_NO_QUICK, core.FLAG_NO_SURE_POINTS, core.FLAG_NO_GUESS, core.FLAG_NO_KILLER,
-             core.FLAG_NO_ENDGAME)
+             core.FLAG_NO_ENDGAME, core.FLAG_NO_ABSTRACT)
     contexts = [SolverContext(tt_bits=14, flags=f) for f in flags]
     rng = random.Random(5)
     for i in range(60):
@@ -141,6 +141,59 @@ def test_every_technique_switch_gives_the_same_values():
         assert len(values) == 1, pos
         per_card = {tuple(sorted(solve(pos, ctx=c).per_card.items())) for c in contexts}  # guesses act per card
         assert len(per_card) == 1, pos
+
+
+def test_quasi_symmetry_table_keeps_full_deal_values():
+    """The quasi-symmetry table carries bounds between positions of different cards;
+    on full deals (where it is used most) every per-card value must stay the same."""
+    with_table = SolverContext(tt_bits=16)
+    without = SolverContext(tt_bits=16, flags=core.FLAG_NO_ABSTRACT)
+    rng = random.Random(21)
+    for game in (GameType.CLUBS, GameType.HEARTS, GameType.GRAND, GameType.SPADES):
+        pos = random_position(rng, game, 0)
+        assert solve(pos, ctx=with_table).per_card == solve(pos, ctx=without).per_card, pos
+        for threshold in (31, 61, 90):
+            assert solve_threshold(pos, threshold, ctx=with_table).value == \
+                solve_threshold(pos, threshold, ctx=without).value
+
+
+def _rank_mapped(pos: Position, rng: random.Random) -> tuple[Position, int, int]:
+    """``pos`` with the cards in play of each follow class replaced by another set of
+    that class of the same size, rank by rank (same owners in the same order), and the
+    points (lost, gained) by that mapping according to the core."""
+    from engine.rules import CLASS_OF, STRENGTH
+
+    g = int(pos.game)
+    in_play = pos.hands[0] | pos.hands[1] | pos.hands[2]
+    mapping = {}
+    for cls in set(CLASS_OF[g]):
+        members = sorted((c for c in range(32) if CLASS_OF[g][c] == cls), key=lambda c: STRENGTH[g][c])
+        mine = [c for c in members if in_play >> c & 1]
+        if not mine:
+            continue
+        other = sorted(rng.sample(members, len(mine)), key=lambda c: STRENGTH[g][c])
+        mapping.update(zip(mine, other))
+    hands = tuple(sum(1 << mapping[c] for c in range(32) if h >> c & 1) for h in pos.hands)
+    lost, gained = core._point_shift(g, core.to_internal_mask(g, in_play), core.to_internal_mask(g, sum(1 << c for c in mapping.values())))
+    return replace(pos, hands=hands), lost, gained
+
+
+def test_rank_mapped_positions_differ_by_at_most_the_point_shift():
+    """The soundness argument of the quasi-symmetry table, checked against the reference:
+    the same owners rank by rank give the same game tree, so the value moves by no more
+    than the points the mapped cards lose or gain."""
+    rng = random.Random(8)
+    checked = 0
+    for i in range(120):
+        game = GameType(i % 5)  # suit and grand
+        pos = random_position(rng, game, rng.choice((18, 21)))
+        if pos.trick:
+            continue
+        mapped, lost, gained = _rank_mapped(pos, rng)
+        before, after = reference_value(pos), reference_value(mapped)
+        assert before - lost <= after <= before + gained, (pos, mapped, lost, gained)
+        checked += 1
+    assert checked > 30
 
 
 def test_positions_at_start_and_end():
@@ -249,7 +302,8 @@ def test_node_limit_aborts_and_the_context_stays_usable():
 
 def test_request_abort_from_another_thread_stops_a_long_solve():
     warm_up()
-    ctx = SolverContext(tt_bits=16)
+    # Without the tables the full-deal solve runs for seconds: the abort, not the end, must stop it.
+    ctx = SolverContext(tt_bits=16, flags=core.FLAG_NO_TT)
     pos = _long_position()
     timer = threading.Timer(0.05, ctx.request_abort)
     timer.start()
