@@ -316,6 +316,7 @@ def run_bench(json_out: bool = False, quick: bool = False) -> int:
 ABLATION_SWITCHES = (
     ("all techniques", 0),
     ("no transposition table", "FLAG_NO_TT"),
+    ("no quasi-symmetry table", "FLAG_NO_ABSTRACT"),
     ("no move ordering", "FLAG_NO_ORDER"),
     ("no equivalent-card reduction", "FLAG_NO_EQUIV"),
     ("TT keyed on exact cards (no group compression)", "FLAG_RAW_TT"),

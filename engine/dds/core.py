@@ -348,6 +348,21 @@ def _move_from_canonical(g, u, cm, raw):
         live &= live - 1
     return _low_index(live) if live else -1
 
+@njit(cache=True, nogil=True, inline="always")
+def _move_to_abstract(g, u, c):
+    """Card c as its rank among the cards of its class in play (class-compressed index)."""
+    cls = CLASS_MASK[g, c]
+    return _low_index(cls) + _popcount(u & cls & ((1 << c) - 1))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _move_from_abstract(g, u, cm):
+    cls = CLASS_MASK[g, cm]
+    live = u & cls
+    for _ in range(cm - _low_index(cls)):
+        live &= live - 1
+    return _low_index(live) if live else -1
+
 # ---------------------------------------------------------------- rule copies in standard layout (for tests)
 
 
@@ -975,6 +990,8 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                                 lose, gain = _point_shift(g, stored_u, u)
                             lo = ((a1 >> 34) & 127) - lose
                             hi = ((a1 >> 41) & 127) + gain
+                            if tt_move < 0:
+                                tt_move = _move_from_abstract(g, u, (a1 >> 48) & 31)
                             if cur_acc + lo >= b:
                                 val = cur_acc + lo
                                 finished = True
@@ -1128,8 +1145,9 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
             else:
                 lo = rel
                 hi = rel
+            move = _move_to_abstract(g, st[d, F_H0] | st[d, F_H1] | st[d, F_H2], st[d, F_BESTMOVE])
             tt[aslot] = akey0
-            tt[aslot + 1] = akey1 | (lo << 34) | (hi << 41) | (gen << 53)
+            tt[aslot + 1] = akey1 | (lo << 34) | (hi << 41) | (move << 48) | (gen << 53)
         if d == 0:
             break
         d -= 1
