@@ -26,7 +26,7 @@ from engine.rules import GameType
 
 from . import core
 
-DEFAULT_TT_BITS = 20  # 2**20 entries * 16 bytes = 16 MiB per thread
+DEFAULT_TT_BITS = 19  # 2**19 exact + 2**18 quasi-symmetry entries * 16 bytes = 12 MiB per thread
 
 
 class SolveAborted(RuntimeError):
