@@ -316,10 +316,9 @@ def run_bench(json_out: bool = False, quick: bool = False) -> int:
 ABLATION_SWITCHES = (
     ("all techniques", 0),
     ("no transposition table", "FLAG_NO_TT"),
-    ("no quasi-symmetry table", "FLAG_NO_ABSTRACT"),
     ("no move ordering", "FLAG_NO_ORDER"),
     ("no equivalent-card reduction", "FLAG_NO_EQUIV"),
-    ("TT keyed on exact cards (no group compression)", "FLAG_RAW_TT"),
+    ("TT keyed on exact cards (no quasi-symmetry)", "FLAG_RAW_TT"),
     ("no one-trick quick bound", "FLAG_NO_QUICK"),
     ("no sure-points bounds (null: no safety test)", "FLAG_NO_SURE_POINTS"),
     ("no killer lead in the ordering", "FLAG_NO_KILLER"),

@@ -6,7 +6,10 @@ in another process, numba issue #6061).  Every search is a zero-window test
 "does the declarer reach >= gamma card points?"; the exact value is found by
 bisecting gamma (MTD-style), and all tests of one deal share the
 transposition table, whose entries are bounds on the declarer's *future*
-points keyed on (cards still in hands, player on lead) at trick starts.
+points at trick starts.  The table is keyed on the quasi-symmetric view of a
+position (owners rank by rank in every follow class, not which cards): a
+position that differs from a stored one only in the points of its cards
+uses the stored bounds shifted by those points (``_point_shift``).
 Trick starts also try static bounds (``_sure_points``: unbeatable trumps and
 runs of sure tricks; null: ``_null_declarer_safe``, ``_null_lead_wins_trick``)
 before expanding.  A search can be aborted (``META_ABORT``, node limit).
@@ -21,7 +24,7 @@ core's view in the standard layout so tests can pin it to ``engine.rules``.
 
 All entry points are ``@njit(cache=True, nogil=True)`` and take the arrays of
 a per-thread context (see ``engine.dds.solver.SolverContext``):
-``tt`` (int64[2**k], the transposition table), ``meta`` (int64[META_SIZE]:
+``tt`` (int64[2 * 2**k], the transposition table), ``meta`` (int64[META_SIZE]:
 generation, node counter, flags, abort word, node limit), ``st`` (int64[MAX_DEPTH, N_FIELDS], the explicit
 stack) and ``mv`` (int64[MAX_DEPTH, MOVE_COLUMNS], move lists).
 """
@@ -74,38 +77,8 @@ LEVEL_MASK = np.array([[sum(1 << c for c in range(32) if POINTS[g, c] == p) for 
                        for g in range(6)], np.int64)
 
 
-def _build_groups():
-    """Runs of cards whose identity does not matter, only their order and owners.
-
-    Within a follow class, consecutive cards (internal order) with equal points
-    form a group if *every* card between its members also belongs to it: the
-    7 8 9 of a plain or trump suit (all 0 points), the jacks (all 2 points), and
-    in null a whole suit.  Compressing a group's cards still in play to its
-    lowest positions keeps every rule outcome and all points, so positions that
-    differ only in which group members were played share a TT entry.
-    """
-    masks = np.zeros((6, 8), np.int64)
-    counts = np.zeros(6, np.int64)
-    for g in range(6):
-        idx = 0
-        while idx < 32:
-            end = idx
-            same_points = g == NULL_GAME
-            while (end + 1 < 32 and CLASS_MASK[g, end + 1] == CLASS_MASK[g, idx]
-                   and (same_points or POINTS[g, end + 1] == POINTS[g, idx])):
-                end += 1
-            if end > idx:
-                masks[g, counts[g]] = sum(1 << j for j in range(idx, end + 1))
-                counts[g] += 1
-            idx = end + 1
-    return masks, counts
-
-
-GROUP_MASKS, GROUP_COUNTS = _build_groups()
-
-
 def _build_class_groups():
-    """Each follow class as one group: the power-only ("abstract") view of a position."""
+    """The follow classes as masks: the transposition table compresses each class."""
     masks = np.zeros((6, 8), np.int64)
     counts = np.zeros(6, np.int64)
     for g in range(6):
@@ -128,9 +101,9 @@ for _i in range(32):
 MAX_DEPTH = 34  # 30 card plays + root + slack
 MAX_MOVES = 12
 MOVE_COLUMNS = 2 * MAX_MOVES  # moves, then their ordering scores
-N_FIELDS = 23
+N_FIELDS = 20
 (F_H0, F_H1, F_H2, F_LEAD, F_N, F_T0, F_T1, F_ACC, F_REM, F_ALPHA, F_BETA, F_ALPHA0, F_BETA0,
- F_BEST, F_BESTMOVE, F_MI, F_NM, F_SLOT, F_KEY0, F_KEY1, F_KILLER, F_ASLOT, F_AKEY0) = range(N_FIELDS)
+ F_BEST, F_BESTMOVE, F_MI, F_NM, F_SLOT, F_KEY0, F_KILLER) = range(N_FIELDS)
 
 META_GEN, META_NODES, META_FLAGS, META_ABORT, META_NODE_LIMIT, META_SOLVE_START = 0, 1, 2, 3, 4, 5
 META_SIZE = 8
@@ -145,26 +118,23 @@ FLAG_NO_TT = 1
 FLAG_NO_ORDER = 2
 FLAG_NO_EQUIV = 4
 FLAG_BINARY_ONLY = 8  # exact value by plain bisection instead of fail-soft bound jumps
-FLAG_RAW_TT = 16  # TT keyed on the exact cards instead of the group-compressed ones
+FLAG_RAW_TT = 16  # TT keyed on the exact cards (no quasi-symmetry: no class compression, no point shifts)
 FLAG_NO_QUICK = 32  # no one-trick sure-winner bound at trick starts
 FLAG_NO_SURE_POINTS = 128  # no static sure-points bounds (unbeatable trumps; null: declarer safe everywhere)
 FLAG_NO_KILLER = 256  # no killer lead in the move ordering
 FLAG_NO_GUESS = 64  # exact values without a first guess (plain fail-soft bisection)
 FLAG_NO_ENDGAME = 512  # no direct evaluation of the last two tricks (search them node by node)
-FLAG_NO_ABSTRACT = 1024  # no quasi-symmetry table (bounds shared by positions equal up to card points)
 
-# TT entry (two int64 words): word 0 = canonical hand 0 | canonical hand 1 << 32;
-# word 1 bits 0..33 canonical hand 2 | leader << 32, 34..40 lower bound,
-# 41..47 upper bound (both on the declarer's future points), 48..52 best move
-# (canonical internal index), 53..63 generation.
+# TT: 2-way buckets of two-word entries, keyed on the quasi-symmetric view of a
+# trick start: every follow class's cards in play moved to the class's lowest
+# positions (owners rank by rank; which cards, and so their points, dropped).
+# Word 0 = compressed hand 0 | compressed hand 1 << 32; word 1 bits 0..31 the
+# real cards in play (internal union), 32..33 leader, 34..40 / 41..47 lower /
+# upper bound on the declarer's future points, 48..52 best move (its rank in
+# its class), 53..63 generation.  A new entry takes way 0 of its bucket and
+# moves the old way-0 entry to way 1.
 KEY_MASK = (1 << 34) - 1
 GEN_LIMIT = 2047
-# Quasi-symmetry ("abstract") entries live behind the exact slots of the same
-# array (see ``tt_layout``): word 0 = abstract hand 0 | abstract hand 1 << 32
-# (every follow class compressed to its lowest positions: power and owners
-# only); word 1 bits 0..31 the real cards in play (internal union), 32..33
-# leader, 34..40 / 41..47 lower / upper bound on the declarer's future points,
-# 53..63 generation.
 
 INF = 1000
 KILLER_SCORE = 600
@@ -280,14 +250,6 @@ def _compress(x0, x1, x2, masks, count):
 
 
 @njit(cache=True, nogil=True)
-def _canonical(g, x0, x1, x2, raw):
-    """Hands with every group's in-play cards moved to the group's lowest positions."""
-    if raw:
-        return x0, x1, x2
-    return _compress(x0, x1, x2, GROUP_MASKS[g], GROUP_COUNTS[g])
-
-
-@njit(cache=True, nogil=True)
 def _compressed_union(g, u):
     """The union mask with each follow class's cards moved to its lowest positions."""
     out = 0
@@ -323,40 +285,14 @@ def _point_shift(g, u_from, u_to):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _group_of(g, c):
-    for k in range(GROUP_COUNTS[g]):
-        if (GROUP_MASKS[g, k] >> c) & 1:
-            return GROUP_MASKS[g, k]
-    return 0
-
-
-@njit(cache=True, nogil=True)
-def _move_to_canonical(g, u, c, raw):
-    grp = 0 if raw else _group_of(g, c)
-    if grp == 0:
-        return c
-    return _low_index(grp) + _popcount(u & grp & ((1 << c) - 1))
-
-
-@njit(cache=True, nogil=True)
-def _move_from_canonical(g, u, cm, raw):
-    grp = 0 if raw else _group_of(g, cm)
-    if grp == 0:
-        return cm
-    live = u & grp
-    for _ in range(cm - _low_index(grp)):
-        live &= live - 1
-    return _low_index(live) if live else -1
-
-@njit(cache=True, nogil=True, inline="always")
-def _move_to_abstract(g, u, c):
+def _move_to_rank(g, u, c):
     """Card c as its rank among the cards of its class in play (class-compressed index)."""
     cls = CLASS_MASK[g, c]
     return _low_index(cls) + _popcount(u & cls & ((1 << c) - 1))
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _move_from_abstract(g, u, cm):
+def _move_from_rank(g, u, cm):
     cls = CLASS_MASK[g, cm]
     live = u & cls
     for _ in range(cm - _low_index(cls)):
@@ -846,21 +782,6 @@ def _two_tricks(g, decl, lead, x0, x1, x2, acc, rem):
 
 
 @njit(cache=True, nogil=True)
-def tt_layout(words):
-    """(exact slot mask, first word of the abstract region, abstract slot mask or -1).
-
-    The exact table takes the largest power of two of two-word slots that fits;
-    the words behind it, if they form a power of two of slots, hold the
-    quasi-symmetry entries."""
-    slots = words // 2
-    exact = 1 << _high_index(slots)
-    rest = slots - exact
-    if rest > 0 and (rest & (rest - 1)) == 0:
-        return exact - 1, 2 * exact, rest - 1
-    return exact - 1, 2 * exact, -1
-
-
-@njit(cache=True, nogil=True)
 def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, tt, meta, st, mv):
     """Fail-soft alpha-beta; internal layout; returns a bound on the declarer's final value.
 
@@ -872,8 +793,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
     flags = meta[META_FLAGS]
     use_tt = (flags & FLAG_NO_TT) == 0
     gen = meta[META_GEN]
-    tt_slots_mask, abs_base, abs_mask = tt_layout(tt.shape[0])
-    use_abstract = (flags & FLAG_NO_ABSTRACT) == 0 and abs_mask >= 0 and not is_null and use_tt
+    bucket_mask = tt.shape[0] // 2 - 2  # even slot indices: way 0 of each bucket
     raw_tt = (flags & FLAG_RAW_TT) != 0
     use_quick = (flags & FLAG_NO_QUICK) == 0
     use_sure = (flags & FLAG_NO_SURE_POINTS) == 0
@@ -914,7 +834,6 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
             x1 = st[d, F_H1]
             x2 = st[d, F_H2]
             st[d, F_SLOT] = -1
-            st[d, F_ASLOT] = -1
             if cur_acc >= b:
                 val = cur_acc
                 finished = True
@@ -945,59 +864,46 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
             else:
                 tt_move = -1
                 if n == 0 and use_tt:
-                    y0, y1, y2 = _canonical(g, x0, x1, x2, raw_tt)
-                    key0 = y0 | (y1 << 32)
-                    key1 = y2 | (st[d, F_LEAD] << 32)
-                    slot = (((key0 ^ (key1 * 0x2545F491)) * -7046029254386353131) >> 40) & tt_slots_mask
+                    # Quasi-symmetry: positions with the same owners rank by rank in every
+                    # class have the same game tree; only the points of the cards differ.
+                    # A stored position's bounds hold here shifted by the points its
+                    # cards lose (lower bound) or gain (upper bound) when mapped rank by
+                    # rank onto ours (Kupferschmid & Helmert's quasi-symmetry reduction).
+                    ld = st[d, F_LEAD]
+                    u = x0 | x1 | x2
+                    if raw_tt:
+                        z0, z1, zu = x0, x1, u
+                    else:
+                        z0, z1, z2 = _compress(x0, x1, x2, CLASS_GROUP_MASKS[g], CLASS_GROUP_COUNTS[g])
+                        zu = z0 | z1 | z2
+                    key0 = z0 | (z1 << 32)
+                    slot = (((key0 ^ ((zu | (ld << 32)) * 0x2545F491)) * -7046029254386353131) >> 40) & bucket_mask
                     st[d, F_KEY0] = key0
-                    st[d, F_KEY1] = key1
                     st[d, F_SLOT] = slot
-                    e0 = tt[2 * slot]
-                    e1 = tt[2 * slot + 1]
-                    if e0 == key0 and (e1 & KEY_MASK) == key1 and ((e1 >> 53) & 0x7FF) == gen:
-                        lo = cur_acc + ((e1 >> 34) & 127)
-                        hi = cur_acc + ((e1 >> 41) & 127)
-                        if lo >= b:
+                    for way in range(2):
+                        e1 = tt[2 * slot + 2 * way + 1]
+                        if tt[2 * slot + 2 * way] != key0 or ((e1 >> 32) & 3) != ld or ((e1 >> 53) & 0x7FF) != gen:
+                            continue
+                        stored_u = e1 & 0xFFFFFFFF
+                        lose = 0
+                        gain = 0
+                        if stored_u != u:
+                            if raw_tt or _compressed_union(g, stored_u) != zu:
+                                continue  # another class-count profile with the same compressed hands 0, 1
+                            if not is_null:
+                                lose, gain = _point_shift(g, stored_u, u)
+                        lo = cur_acc + ((e1 >> 34) & 127) - lose
+                        hi = cur_acc + ((e1 >> 41) & 127) + gain
+                        if tt_move < 0:
+                            tt_move = _move_from_rank(g, u, (e1 >> 48) & 31)
+                        if lo >= b or lo == hi:
                             val = lo
                             finished = True
-                        elif hi <= a:
+                            break
+                        if hi <= a:
                             val = hi
                             finished = True
-                        elif lo == hi:
-                            val = lo
-                            finished = True
-                        tt_move = _move_from_canonical(g, x0 | x1 | x2, (e1 >> 48) & 31, raw_tt)
-                if not finished and n == 0 and use_abstract:
-                    # Quasi-symmetry: a position with the same owners rank by rank in
-                    # every class (only the points differ) has the same game tree, so its
-                    # bounds hold here shifted by the points the rank-by-rank mapping
-                    # of the cards loses (lower bound) or gains (upper bound).
-                    ld = st[d, F_LEAD]
-                    z0, z1, z2 = _compress(x0, x1, x2, CLASS_GROUP_MASKS[g], CLASS_GROUP_COUNTS[g])
-                    akey0 = z0 | (z1 << 32)
-                    zu = z0 | z1 | z2
-                    aslot = (((akey0 ^ ((zu | (ld << 32)) * 0x2545F491)) * -7046029254386353131) >> 40) & abs_mask
-                    st[d, F_AKEY0] = akey0
-                    st[d, F_ASLOT] = aslot
-                    a1 = tt[abs_base + 2 * aslot + 1]
-                    if tt[abs_base + 2 * aslot] == akey0 and ((a1 >> 32) & 3) == ld and ((a1 >> 53) & 0x7FF) == gen:
-                        stored_u = a1 & 0xFFFFFFFF
-                        u = x0 | x1 | x2
-                        if stored_u == u or _compressed_union(g, stored_u) == zu:
-                            lose = 0
-                            gain = 0
-                            if stored_u != u:
-                                lose, gain = _point_shift(g, stored_u, u)
-                            lo = ((a1 >> 34) & 127) - lose
-                            hi = ((a1 >> 41) & 127) + gain
-                            if tt_move < 0:
-                                tt_move = _move_from_abstract(g, u, (a1 >> 48) & 31)
-                            if cur_acc + lo >= b:
-                                val = cur_acc + lo
-                                finished = True
-                            elif cur_acc + hi <= a:
-                                val = cur_acc + hi
-                                finished = True
+                            break
                 if not finished and n == 0 and is_null and st[d, F_LEAD] != decl:
                     if use_quick and _null_lead_wins_trick(g, decl, st[d, F_LEAD], x0, x1, x2):
                         val = 0
@@ -1106,17 +1012,23 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
 
         # Node d is finished with value val; store what the search proved.
         if not entering and st[d, F_SLOT] >= 0:
-            slot = st[d, F_SLOT]
+            way0 = 2 * st[d, F_SLOT]
             key0 = st[d, F_KEY0]
-            key1 = st[d, F_KEY1]
+            key1 = (st[d, F_H0] | st[d, F_H1] | st[d, F_H2]) | (st[d, F_LEAD] << 32)
             rel = val - st[d, F_ACC]
             lo = 0
             hi = st[d, F_REM]
-            e0 = tt[2 * slot]
-            e1 = tt[2 * slot + 1]
-            if e0 == key0 and (e1 & KEY_MASK) == key1 and ((e1 >> 53) & 0x7FF) == gen:
+            e1 = tt[way0 + 1]
+            if tt[way0] == key0 and (e1 & KEY_MASK) == key1 and ((e1 >> 53) & 0x7FF) == gen:
                 lo = (e1 >> 34) & 127
                 hi = (e1 >> 41) & 127
+            else:
+                f1 = tt[way0 + 3]
+                if tt[way0 + 2] == key0 and (f1 & KEY_MASK) == key1 and ((f1 >> 53) & 0x7FF) == gen:
+                    lo = (f1 >> 34) & 127
+                    hi = (f1 >> 41) & 127
+                tt[way0 + 2] = tt[way0]  # the old way-0 entry moves to way 1
+                tt[way0 + 3] = e1
             if val <= st[d, F_ALPHA0]:
                 hi = min(hi, rel)
             elif val >= st[d, F_BETA0]:
@@ -1124,30 +1036,9 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
             else:
                 lo = rel
                 hi = rel
-            move = _move_to_canonical(g, st[d, F_H0] | st[d, F_H1] | st[d, F_H2], st[d, F_BESTMOVE], raw_tt)
-            tt[2 * slot] = key0
-            tt[2 * slot + 1] = key1 | (lo << 34) | (hi << 41) | (move << 48) | (gen << 53)
-        if not entering and st[d, F_ASLOT] >= 0:
-            aslot = abs_base + 2 * st[d, F_ASLOT]
-            akey0 = st[d, F_AKEY0]
-            akey1 = (st[d, F_H0] | st[d, F_H1] | st[d, F_H2]) | (st[d, F_LEAD] << 32)
-            rel = val - st[d, F_ACC]
-            lo = 0
-            hi = st[d, F_REM]
-            a1 = tt[aslot + 1]
-            if tt[aslot] == akey0 and (a1 & KEY_MASK) == akey1 and ((a1 >> 53) & 0x7FF) == gen:
-                lo = (a1 >> 34) & 127
-                hi = (a1 >> 41) & 127
-            if val <= st[d, F_ALPHA0]:
-                hi = min(hi, rel)
-            elif val >= st[d, F_BETA0]:
-                lo = max(lo, rel)
-            else:
-                lo = rel
-                hi = rel
-            move = _move_to_abstract(g, st[d, F_H0] | st[d, F_H1] | st[d, F_H2], st[d, F_BESTMOVE])
-            tt[aslot] = akey0
-            tt[aslot + 1] = akey1 | (lo << 34) | (hi << 41) | (move << 48) | (gen << 53)
+            move = _move_to_rank(g, key1 & 0xFFFFFFFF, st[d, F_BESTMOVE])
+            tt[way0] = key0
+            tt[way0 + 1] = key1 | (lo << 34) | (hi << 41) | (move << 48) | (gen << 53)
         if d == 0:
             break
         d -= 1

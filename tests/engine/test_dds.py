@@ -132,7 +132,7 @@ def _play(pos: Position, card: int) -> Position:
 def test_every_technique_switch_gives_the_same_values():
     flags = (0, core.FLAG_NO_TT, core.FLAG_NO_ORDER, core.FLAG_NO_EQUIV, core.FLAG_BINARY_ONLY, core.FLAG_RAW_TT,
              core.FLAG_NO_QUICK, core.FLAG_NO_SURE_POINTS, core.FLAG_NO_GUESS, core.FLAG_NO_KILLER,
-             core.FLAG_NO_ENDGAME, core.FLAG_NO_ABSTRACT)
+             core.FLAG_NO_ENDGAME)
     contexts = [SolverContext(tt_bits=14, flags=f) for f in flags]
     rng = random.Random(5)
     for i in range(60):
@@ -147,7 +147,7 @@ def test_quasi_symmetry_table_keeps_full_deal_values():
     """The quasi-symmetry table carries bounds between positions of different cards;
     on full deals (where it is used most) every per-card value must stay the same."""
     with_table = SolverContext(tt_bits=16)
-    without = SolverContext(tt_bits=16, flags=core.FLAG_NO_ABSTRACT)
+    without = SolverContext(tt_bits=16, flags=core.FLAG_RAW_TT)
     rng = random.Random(21)
     for game in (GameType.CLUBS, GameType.HEARTS, GameType.GRAND, GameType.SPADES):
         pos = random_position(rng, game, 0)
