@@ -384,7 +384,32 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
         pts = POINTS[g, c]
         if not no_equiv:
             lower = in_play & cls & ((1 << c) - 1)
-            if lower:
+            if n == 2 and not is_null:
+                # Last card of the trick: my cards that are neighbours among the cards
+                # in play win or lose this trick alike, and the games after them differ
+                # only in which of them is still held.  Whoever takes this trick, the
+                # card kept goes to whoever takes a later one, so my side does at
+                # least as well by putting the most points into a trick it takes and
+                # the fewest into one it loses: one card per run of neighbours.
+                if lower and (hand >> _high_index(lower)) & 1:
+                    continue  # not the lowest of its run: the run was handled there
+                beats = (eligible >> c) & 1 and c > win_card
+                winner = p if beats else win_seat
+                mine = (winner == decl) == p_is_decl
+                best = c
+                nxt_card = c
+                while True:
+                    higher = in_play & cls & ~((2 << nxt_card) - 1)
+                    if higher == 0:
+                        break
+                    nxt_card = _low_index(higher)
+                    if not (hand >> nxt_card) & 1:
+                        break
+                    if (POINTS[g, nxt_card] > POINTS[g, best]) if mine else (POINTS[g, nxt_card] < POINTS[g, best]):
+                        best = nxt_card
+                c = best
+                pts = POINTS[g, c]
+            elif lower:
                 b = _high_index(lower)
                 if (hand >> b) & 1 and (is_null or POINTS[g, b] == pts):
                     continue  # same outcome as the lower neighbour in my hand
