@@ -90,6 +90,14 @@ def _build_class_groups():
 
 CLASS_GROUP_MASKS, CLASS_GROUP_COUNTS = _build_class_groups()
 
+# PEXT8[m, x]: the bits of x at the set bits of m, packed to the low end (a software pext per byte).
+PEXT8 = np.zeros((256, 256), np.uint8)
+for _m in range(256):
+    _bits = [b for b in range(8) if _m >> b & 1]
+    for _x in range(256):
+        PEXT8[_m, _x] = sum(1 << k for k, b in enumerate(_bits) if _x >> b & 1)
+BYTE_COUNT = np.array([bin(v).count("1") for v in range(256)], np.int64)
+
 # De Bruijn table for the index of the lowest set bit of a 32-bit mask.
 _DEBRUIJN_MUL = 0x077CB531
 DEBRUIJN = np.zeros(32, np.int64)
@@ -220,33 +228,17 @@ def _winner_offset(g, a, b, c):
 
 
 
-@njit(cache=True, nogil=True)
-def _compress(x0, x1, x2, masks, count):
-    """Hands with the in-play cards of each of ``masks[:count]`` moved to its lowest positions."""
-    u = x0 | x1 | x2
-    for k in range(count):
-        grp = masks[k]
-        live = u & grp
-        low = grp & -grp
-        if live == 0 or live == low * ((1 << _popcount(live)) - 1):
-            continue  # already compressed
-        y0 = x0 & live
-        y1 = x1 & live
-        x0 &= ~grp
-        x1 &= ~grp
-        x2 &= ~grp
-        pos = low
-        while live:
-            b = live & -live
-            live ^= b
-            if y0 & b:
-                x0 |= pos
-            elif y1 & b:
-                x1 |= pos
-            else:
-                x2 |= pos
-            pos <<= 1
-    return x0, x1, x2
+@njit(cache=True, nogil=True, inline="always")
+def _pext(x, u):
+    """The bits of x at the set bits of u, packed to the low end (byte tables)."""
+    out = 0
+    shift = 0
+    for k in range(4):
+        m = (u >> (8 * k)) & 255
+        if m:
+            out |= np.int64(PEXT8[m, (x >> (8 * k)) & 255]) << shift
+            shift += BYTE_COUNT[m]
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -899,8 +891,11 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     if raw_tt:
                         z0, z1, zu = x0, x1, u
                     else:
-                        z0, z1, z2 = _compress(x0, x1, x2, CLASS_GROUP_MASKS[g], CLASS_GROUP_COUNTS[g])
-                        zu = z0 | z1 | z2
+                        # hands 0 and 1 over the cards in play, in order, plus how many
+                        # cards of each class are in play: the owners rank by rank
+                        z0 = _pext(x0, u)
+                        z1 = _pext(x1, u)
+                        zu = _compressed_union(g, u)
                     key0 = z0 | (z1 << 32)
                     slot = (((key0 ^ ((zu | (ld << 32)) * 0x2545F491)) * -7046029254386353131) >> 40) & bucket_mask
                     st[d, F_KEY0] = key0
