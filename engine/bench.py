@@ -319,7 +319,7 @@ ABLATION_SWITCHES = (
     ("no move ordering", "FLAG_NO_ORDER"),
     ("no equivalent-card reduction", "FLAG_NO_EQUIV"),
     ("TT keyed on exact cards (no quasi-symmetry)", "FLAG_RAW_TT"),
-    ("no one-trick quick bound", "FLAG_NO_QUICK"),
+    ("null: no forced-trick test", "FLAG_NO_QUICK"),
     ("no sure-points bounds (null: no safety test)", "FLAG_NO_SURE_POINTS"),
     ("no killer lead in the ordering", "FLAG_NO_KILLER"),
     ("no direct two-trick endgame", "FLAG_NO_ENDGAME"),

@@ -495,57 +495,6 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
     return count
 
 
-
-@njit(cache=True, nogil=True, inline="always")
-def _min_points(g, m):
-    best = 99
-    while m:
-        c = _low_index(m)
-        m &= m - 1
-        if POINTS[g, c] < best:
-            best = POINTS[g, c]
-    return best
-
-
-@njit(cache=True, nogil=True)
-def _quick_trick_points(g, decl, lead, x0, x1, x2):
-    """Points the leader's side surely takes in this trick (-1: no sure winner).
-
-    A led card wins for sure if no opponent holds a higher card of its class
-    and, for a plain card, no opponent void in the suit holds a trump.  Each
-    other player adds at least the cheapest card they may play.
-    """
-    trump = TRUMP_MASK[g]
-    hl = x0 if lead == 0 else (x1 if lead == 1 else x2)
-    best_gain = -1
-    m = hl
-    while m:
-        c = _high_index(m)
-        cls = CLASS_MASK[g, c]
-        m &= ~cls  # only the leader's top card of each class can be a sure winner
-        above = ~((2 << c) - 1)
-        gain = POINTS[g, c]
-        sure = True
-        for k in (1, 2):
-            o = (lead + k) % 3
-            ho = x0 if o == 0 else (x1 if o == 1 else x2)
-            opponent = (o == decl) or (lead == decl)
-            f = ho & cls
-            if f:
-                if opponent and (f & above):
-                    sure = False
-                    break
-                gain += _min_points(g, f)
-            else:
-                if opponent and (cls & trump) == 0 and (ho & trump):
-                    sure = False
-                    break
-                gain += _min_points(g, ho)
-        if sure and gain > best_gain:
-            best_gain = gain
-    return best_gain
-
-
 @njit(cache=True, nogil=True)
 def _cheapest_points(g, hand, k):
     """Least points ``hand`` can give to k tricks of trumps it must follow (trumps first, then anything)."""
@@ -939,16 +888,6 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     elif cur_acc + cur_rem - def_sure <= a:
                         val = cur_acc + cur_rem - def_sure
                         finished = True
-                if not finished and n == 0 and not is_null and use_quick:
-                    gain = _quick_trick_points(g, decl, st[d, F_LEAD], x0, x1, x2)
-                    if gain >= 0:
-                        if st[d, F_LEAD] == decl:
-                            if cur_acc + gain >= b:
-                                val = cur_acc + gain
-                                finished = True
-                        elif cur_acc + cur_rem - gain <= a:
-                            val = cur_acc + cur_rem - gain
-                            finished = True
                 if not finished:
                     st[d, F_ALPHA0] = a
                     st[d, F_BETA0] = b
