@@ -460,6 +460,12 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
                 new_win_seat = p if beats else win_seat
                 mine = (new_win_seat == decl) == p_is_decl
                 sure_mine = False
+                if not mine and n == 1 and (nxt == decl) == p_is_decl:
+                    # My partner plays last: if he can beat the trick's best card, the
+                    # trick is ours whatever I play, so my points go into it.
+                    follow_next = nxt_hand & CLASS_MASK[g, t0]
+                    cand = follow_next if follow_next else nxt_hand
+                    sure_mine = (cand & eligible & ~((2 << new_win) - 1)) != 0
                 if mine:
                     if n == 2:
                         sure_mine = True
