@@ -376,16 +376,26 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
         pts = POINTS[g, c]
         if not no_equiv:
             lower = in_play & cls & ((1 << c) - 1)
-            if n == 2 and not is_null:
-                # Last card of the trick: my cards that are neighbours among the cards
-                # in play win or lose this trick alike, and the games after them differ
-                # only in which of them is still held.  Whoever takes this trick, the
-                # card kept goes to whoever takes a later one, so my side does at
-                # least as well by putting the most points into a trick it takes and
-                # the fewest into one it loses: one card per run of neighbours.
+            fixed = False
+            if n >= 1 and not is_null:
+                # Who takes this trick when I play c: the same for all my cards that
+                # are neighbours of c among the cards in play.  It is settled if I
+                # play last, or if the last player cannot beat the trick's best card.
+                beats = (eligible >> c) & 1 and c > win_card
+                fixed = n == 2
+                if not fixed:
+                    top = c if beats else win_card
+                    follow_next = nxt_hand & CLASS_MASK[g, t0]
+                    cand = follow_next if follow_next else nxt_hand
+                    fixed = (cand & eligible & ~((2 << top) - 1)) == 0
+            if fixed:
+                # Then those neighbours win or lose this trick alike, and the games
+                # after them differ only in which of them is still held.  Whoever
+                # takes this trick, the card kept goes to whoever takes a later one,
+                # so my side does at least as well by putting the most points into a
+                # trick it takes and the fewest into one it loses: one card per run.
                 if lower and (hand >> _high_index(lower)) & 1:
                     continue  # not the lowest of its run: the run was handled there
-                beats = (eligible >> c) & 1 and c > win_card
                 winner = p if beats else win_seat
                 mine = (winner == decl) == p_is_decl
                 best = c
