@@ -377,17 +377,32 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
         if not no_equiv:
             lower = in_play & cls & ((1 << c) - 1)
             fixed = False
+            mine = False
             if n >= 1 and not is_null:
-                # Who takes this trick when I play c: the same for all my cards that
-                # are neighbours of c among the cards in play.  It is settled if I
-                # play last, or if the last player cannot beat the trick's best card.
+                # Which side takes this trick when I play c: the same for all my cards
+                # that are neighbours of c among the cards in play.  It is settled if
+                # I play last, if the last player is on the side of the trick's best
+                # card, or if he cannot beat it.
                 beats = (eligible >> c) & 1 and c > win_card
-                fixed = n == 2
+                top_seat = p if beats else win_seat
+                fixed = n == 2 or (nxt == decl) == (top_seat == decl)
                 if not fixed:
                     top = c if beats else win_card
                     follow_next = nxt_hand & CLASS_MASK[g, t0]
                     cand = follow_next if follow_next else nxt_hand
                     fixed = (cand & eligible & ~((2 << top) - 1)) == 0
+                mine = (top_seat == decl) == p_is_decl
+            elif n == 0 and not is_null:
+                # On lead: settled for a sure winner (no opponent holds a higher card
+                # of its class or, for a plain card, can ruff it).
+                fixed = (opp & cls & ~((2 << c) - 1)) == 0
+                if fixed and (cls & trump) == 0:
+                    for s in range(3):
+                        if s != p and (p_is_decl or s == decl):
+                            hs = h0 if s == 0 else (h1 if s == 1 else h2)
+                            if (hs & cls) == 0 and (hs & trump) != 0:
+                                fixed = False
+                mine = True
             if fixed:
                 # Then those neighbours win or lose this trick alike, and the games
                 # after them differ only in which of them is still held.  Whoever
@@ -396,8 +411,6 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
                 # trick it takes and the fewest into one it loses: one card per run.
                 if lower and (hand >> _high_index(lower)) & 1:
                     continue  # not the lowest of its run: the run was handled there
-                winner = p if beats else win_seat
-                mine = (winner == decl) == p_is_decl
                 best = c
                 nxt_card = c
                 while True:
