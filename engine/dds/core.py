@@ -317,6 +317,38 @@ def points_std(g, m):
 # ---------------------------------------------------------------- move generation and ordering
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _side_settled(g, decl, n, p, c, cls, win_card, win_seat, eligible, nxt, nxt_hand, t0, opp, h0, h1, h2):
+    """(settled, mine): is the side that takes this trick when player p plays card c
+    already settled, and is it p's side?  The same for all of p's cards that are
+    neighbours of c among the cards in play (suit and grand).
+
+    Settled when p plays last, when the last player is on the side of the trick's
+    best card or cannot beat it, and on lead for a sure winner (no opponent holds
+    a higher card of its class or, for a plain card, can ruff it).
+    """
+    p_is_decl = p == decl
+    if n >= 1:
+        beats = (eligible >> c) & 1 and c > win_card
+        top_seat = p if beats else win_seat
+        fixed = n == 2 or (nxt == decl) == (top_seat == decl)
+        if not fixed:
+            top = c if beats else win_card
+            follow_next = nxt_hand & CLASS_MASK[g, t0]
+            cand = follow_next if follow_next else nxt_hand
+            fixed = (cand & eligible & ~((2 << top) - 1)) == 0
+        return fixed, (top_seat == decl) == p_is_decl
+    trump = TRUMP_MASK[g]
+    fixed = (opp & cls & ~((2 << c) - 1)) == 0
+    if fixed and (cls & trump) == 0:
+        for s in range(3):
+            if s != p and (p_is_decl or s == decl):
+                hs = h0 if s == 0 else (h1 if s == 1 else h2)
+                if (hs & cls) == 0 and (hs & trump) != 0:
+                    fixed = False
+    return fixed, True
+
+
 @njit(cache=True, nogil=True)
 def _gen_moves(g, decl, d, st, mv, tt_move, flags):
     """Fill mv[d] with the legal, non-equivalent moves of the player to move, best first."""
@@ -378,31 +410,9 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
             lower = in_play & cls & ((1 << c) - 1)
             fixed = False
             mine = False
-            if n >= 1 and not is_null:
-                # Which side takes this trick when I play c: the same for all my cards
-                # that are neighbours of c among the cards in play.  It is settled if
-                # I play last, if the last player is on the side of the trick's best
-                # card, or if he cannot beat it.
-                beats = (eligible >> c) & 1 and c > win_card
-                top_seat = p if beats else win_seat
-                fixed = n == 2 or (nxt == decl) == (top_seat == decl)
-                if not fixed:
-                    top = c if beats else win_card
-                    follow_next = nxt_hand & CLASS_MASK[g, t0]
-                    cand = follow_next if follow_next else nxt_hand
-                    fixed = (cand & eligible & ~((2 << top) - 1)) == 0
-                mine = (top_seat == decl) == p_is_decl
-            elif n == 0 and not is_null:
-                # On lead: settled for a sure winner (no opponent holds a higher card
-                # of its class or, for a plain card, can ruff it).
-                fixed = (opp & cls & ~((2 << c) - 1)) == 0
-                if fixed and (cls & trump) == 0:
-                    for s in range(3):
-                        if s != p and (p_is_decl or s == decl):
-                            hs = h0 if s == 0 else (h1 if s == 1 else h2)
-                            if (hs & cls) == 0 and (hs & trump) != 0:
-                                fixed = False
-                mine = True
+            if not is_null:
+                fixed, mine = _side_settled(g, decl, n, p, c, cls, win_card, win_seat, eligible, nxt, nxt_hand, t0,
+                                            opp, h0, h1, h2)
             if fixed:
                 # Then those neighbours win or lose this trick alike, and the games
                 # after them differ only in which of them is still held.  Whoever
