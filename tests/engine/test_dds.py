@@ -88,6 +88,22 @@ def test_thresholds_match_reference(ctx):
             assert result.per_card[quick.best_card] == result.value
 
 
+def test_per_card_thresholds_agree_with_exact_per_card_values(ctx):
+    """Per-card yes/no answers partly come from a neighbour's answer (equal cards, or a
+    run whose trick side is settled); they must match the exact per-card values."""
+    rng = random.Random(31)
+    checked = 0
+    for i in range(240):
+        game = GameType(i % 5)
+        pos = random_position(rng, game, rng.randrange(9, 22))
+        exact = solve(pos, ctx=ctx).per_card
+        for t in (31, 61, 90):
+            answers = solve_threshold(pos, t, ctx=ctx).per_card
+            assert answers == {c: int(v >= t) for c, v in exact.items()}, (pos, t)
+            checked += 1
+    assert checked == 720
+
+
 def test_stored_reference_table():
     table = json.loads(TABLE_PATH.read_text())
     assert len(table["entries"]) >= 30
