@@ -338,15 +338,24 @@ def _side_settled(g, decl, n, p, c, cls, win_card, win_seat, eligible, nxt, nxt_
             cand = follow_next if follow_next else nxt_hand
             fixed = (cand & eligible & ~((2 << top) - 1)) == 0
         return fixed, (top_seat == decl) == p_is_decl
+    return _sure_lead(g, decl, p, c, cls, opp, h0, h1, h2), True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sure_lead(g, decl, p, c, cls, opp, h0, h1, h2):
+    """Does card c, led by p, surely win the trick for p's side?  No opponent
+    (``opp``: their cards) holds a higher card of its class and, for a plain
+    card, none is void in its suit with a trump left."""
     trump = TRUMP_MASK[g]
-    fixed = (opp & cls & ~((2 << c) - 1)) == 0
-    if fixed and (cls & trump) == 0:
+    if opp & cls & ~((2 << c) - 1):
+        return False
+    if (cls & trump) == 0:
         for s in range(3):
-            if s != p and (p_is_decl or s == decl):
+            if s != p and (p == decl or s == decl):
                 hs = h0 if s == 0 else (h1 if s == 1 else h2)
                 if (hs & cls) == 0 and (hs & trump) != 0:
-                    fixed = False
-    return fixed, True
+                    return False
+    return True
 
 
 @njit(cache=True, nogil=True)
@@ -440,7 +449,6 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
                     continue  # same outcome as the lower neighbour in my hand
         score = 0
         if not no_order:
-            above = ~((2 << c) - 1)
             if is_null:
                 rank = c & 7  # null layout: suit * 8 + rank
                 if n == 0:
@@ -464,15 +472,7 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
                     else:
                         score = -rank
             elif n == 0:
-                sure = (opp & cls & above) == 0
-                if sure and (cls & trump) == 0:
-                    # A plain card can be ruffed by an opponent void in its suit.
-                    for s in range(3):
-                        if s != p and (p_is_decl or s == decl):
-                            hs = h0 if s == 0 else (h1 if s == 1 else h2)
-                            if (hs & cls) == 0 and (hs & trump) != 0:
-                                sure = False
-                if sure:
+                if _sure_lead(g, decl, p, c, cls, opp, h0, h1, h2):
                     score = 1000 + 16 * pts + (c & 3)
                 else:
                     score = -16 * pts - (c - _low_index(cls))
