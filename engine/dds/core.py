@@ -134,13 +134,15 @@ FLAG_NO_GUESS = 64  # exact values without a first guess (plain fail-soft bisect
 FLAG_NO_ENDGAME = 512  # no direct evaluation of the last two tricks (search them node by node)
 
 # TT: 2-way buckets of two-word entries, keyed on the quasi-symmetric view of a
-# trick start: every follow class's cards in play moved to the class's lowest
-# positions (owners rank by rank; which cards, and so their points, dropped).
-# Word 0 = compressed hand 0 | compressed hand 1 << 32; word 1 bits 0..31 the
-# real cards in play (internal union), 32..33 leader, 34..40 / 41..47 lower /
-# upper bound on the declarer's future points, 48..52 best move (its rank in
-# its class), 53..63 generation.  A new entry takes way 0 of its bucket and
-# moves the old way-0 entry to way 1.
+# trick start: who holds each card in play, in class and rank order (which
+# cards, and so their points, dropped).  Word 0 = pext(hand 0, cards in play)
+# | pext(hand 1, cards in play) << 32 (hand 2 holds the rest); word 1 bits
+# 0..31 the real cards in play (internal union: with word 0 and the class
+# counts it identifies the position, and it gives the point shift), 32..33
+# leader, 34..40 / 41..47 lower / upper bound on the declarer's future points,
+# 48..52 best move (its rank in its class), 53..63 generation.  The bucket is
+# hashed from word 0, the class counts (``_compressed_union``) and the leader.
+# A new entry takes way 0 of its bucket and moves the old way-0 entry to way 1.
 KEY_MASK = (1 << 34) - 1
 GEN_LIMIT = 2047
 
@@ -897,7 +899,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                         gain = 0
                         if stored_u != u:
                             if raw_tt or _compressed_union(g, stored_u) != zu:
-                                continue  # another class-count profile with the same compressed hands 0, 1
+                                continue  # other class counts, same word 0
                             if not is_null:
                                 lose, gain = _point_shift(g, stored_u, u)
                         lo = cur_acc + ((e1 >> 34) & 127) - lose
