@@ -417,13 +417,13 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
         m &= m - 1
         cls = CLASS_MASK[g, c]
         pts = POINTS[g, c]
+        fixed = False
+        mine = False
+        if not is_null:
+            fixed, mine = _side_settled(g, decl, n, p, c, cls, win_card, win_seat, eligible, nxt, nxt_hand, t0,
+                                        opp, h0, h1, h2)
         if not no_equiv:
             lower = in_play & cls & ((1 << c) - 1)
-            fixed = False
-            mine = False
-            if not is_null:
-                fixed, mine = _side_settled(g, decl, n, p, c, cls, win_card, win_seat, eligible, nxt, nxt_hand, t0,
-                                            opp, h0, h1, h2)
             if fixed:
                 # Then those neighbours win or lose this trick alike, and the games
                 # after them differ only in which of them is still held.  Whoever
@@ -474,7 +474,7 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
                     else:
                         score = -rank
             elif n == 0:
-                if _sure_lead(g, decl, p, c, cls, opp, h0, h1, h2):
+                if fixed:  # a sure winner
                     score = 1000 + 16 * pts + (c & 3)
                 else:
                     score = -16 * pts - (c - _low_index(cls))
@@ -491,26 +491,10 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
                             score += PARTNER_LEAD_BONUS
             else:
                 beats = (eligible >> c) & 1 and c > win_card
-                new_win = c if beats else win_card
-                new_win_seat = p if beats else win_seat
-                mine = (new_win_seat == decl) == p_is_decl
-                sure_mine = False
-                if not mine and n == 1 and (nxt == decl) == p_is_decl:
-                    # My partner plays last: if he can beat the trick's best card, the
-                    # trick is ours whatever I play, so my points go into it.
-                    follow_next = nxt_hand & CLASS_MASK[g, t0]
-                    cand = follow_next if follow_next else nxt_hand
-                    sure_mine = (cand & eligible & ~((2 << new_win) - 1)) != 0
-                if mine:
-                    if n == 2:
-                        sure_mine = True
-                    elif (nxt == decl) == p_is_decl:
-                        sure_mine = True  # my partner plays last
-                    else:
-                        follow_next = nxt_hand & CLASS_MASK[g, t0]
-                        cand = follow_next if follow_next else nxt_hand
-                        sure_mine = (cand & eligible & ~((2 << new_win) - 1)) == 0
-                if sure_mine:
+                # My side surely takes the trick if that is settled, and also (for the
+                # ordering) when it is not settled only because my partner, playing
+                # last, can beat the opponents' best card: then my points go into it.
+                if fixed == mine:
                     score = 1000 + 16 * pts - (c - _low_index(cls))
                 elif beats and n == 1:
                     # Beating for now forces the last player to spend a high card.
