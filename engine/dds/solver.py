@@ -46,6 +46,8 @@ class SolverContext:
     """
 
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS, flags: int = 0, node_limit: int = 0) -> None:
+        if not 2 <= tt_bits <= 28:
+            raise ValueError(f"tt_bits must be between 2 and 28 (two-entry buckets), not {tt_bits}")
         self.tt = np.zeros(2 << tt_bits, np.int64)  # two words per entry, two entries per bucket
         self.tt[:] = 0  # touch every page now, not during the first solve
         self.meta = np.zeros(core.META_SIZE, np.int64)

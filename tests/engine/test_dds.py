@@ -243,6 +243,16 @@ def test_context_reuse_across_deals_matches_fresh_contexts():
                                                                       ctx=SolverContext(tt_bits=16)).value
 
 
+def test_a_tiny_table_overwrites_all_the_time_and_stays_exact():
+    tiny = SolverContext(tt_bits=2)  # two buckets of two entries
+    rng = random.Random(13)
+    for i in range(30):
+        pos = random_position(rng, GameType(i % 6), rng.randrange(9, 18))
+        assert solve(pos, ctx=tiny).per_card == solve(pos, ctx=SolverContext(tt_bits=16)).per_card, pos
+    with pytest.raises(ValueError, match="tt_bits"):
+        SolverContext(tt_bits=1)
+
+
 def test_array_entry_point_and_generation_wrap():
     ctx = SolverContext(tt_bits=10)
     ctx.meta[core.META_GEN] = core.GEN_LIMIT - 1  # force a wrap-around (table cleared) during the loop
