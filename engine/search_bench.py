@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 
-from .bench import EXTRA_ROWS, BenchRow
+from .bench import EXTRA_ROWS, BenchRow, best_of_alternating_rounds
 from .evaluation import Evaluation
 from .game import Deal, GameState, Phase
 from .limits import Limit
@@ -51,17 +51,8 @@ def _rate(make_player, positions, limit: Limit) -> tuple[float, float]:
 
 
 def _best_rates(make_player, positions, limit: Limit, rounds: int) -> dict[int, float]:
-    """Worlds per second with 1 and 2 threads, alternating for ``rounds`` rounds, each its best.
-
-    The VM's speed drifts within seconds; measured once each, one after the
-    other, 2 threads once came out slower than 1.
-    """
-    best = {1: 0.0, 2: 0.0}
-    for _ in range(rounds):
-        for threads in (1, 2):
-            rate, _ = _rate(lambda: make_player(threads), positions, limit)
-            best[threads] = max(best[threads], rate)
-    return best
+    """Worlds per second with 1 and 2 threads (best of alternating rounds)."""
+    return best_of_alternating_rounds(lambda threads: _rate(lambda: make_player(threads), positions, limit)[0], rounds)
 
 
 def player_rows(quick: bool) -> list[BenchRow]:

@@ -77,8 +77,8 @@ LEVEL_MASK = np.array([[sum(1 << c for c in range(32) if POINTS[g, c] == p) for 
                        for g in range(6)], np.int64)
 
 
-def _build_class_groups():
-    """The follow classes as masks: the transposition table compresses each class."""
+def _build_follow_classes():
+    """Each game type's follow classes as masks (for class counts and rank-by-rank mapping)."""
     masks = np.zeros((6, 8), np.int64)
     counts = np.zeros(6, np.int64)
     for g in range(6):
@@ -88,7 +88,7 @@ def _build_class_groups():
     return masks, counts
 
 
-CLASS_GROUP_MASKS, CLASS_GROUP_COUNTS = _build_class_groups()
+FOLLOW_CLASSES, N_FOLLOW_CLASSES = _build_follow_classes()
 
 # PEXT8[m, x]: the bits of x at the set bits of m, packed to the low end (a software pext per byte).
 PEXT8 = np.zeros((256, 256), np.uint8)
@@ -247,8 +247,8 @@ def _pext(x, u):
 def _compressed_union(g, u):
     """The union mask with each follow class's cards moved to its lowest positions."""
     out = 0
-    for k in range(CLASS_GROUP_COUNTS[g]):
-        grp = CLASS_GROUP_MASKS[g, k]
+    for k in range(N_FOLLOW_CLASSES[g]):
+        grp = FOLLOW_CLASSES[g, k]
         low = grp & -grp
         out |= low * ((1 << _popcount(u & grp)) - 1)
     return out
@@ -260,8 +260,8 @@ def _point_shift(g, u_from, u_to):
     (same counts per class): the points the mapped cards lose / gain in total."""
     lose = 0
     gain = 0
-    for k in range(CLASS_GROUP_COUNTS[g]):
-        grp = CLASS_GROUP_MASKS[g, k]
+    for k in range(N_FOLLOW_CLASSES[g]):
+        grp = FOLLOW_CLASSES[g, k]
         a = u_from & grp
         b = u_to & grp
         if a == b:
