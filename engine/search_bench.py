@@ -32,6 +32,27 @@ def _first_trick_positions(count: int, seed: int = 99) -> list[GameState]:
     return positions
 
 
+def _random_deal_positions(count: int, seed: int = 7) -> list[GameState]:
+    """The prototype's PIMC workload (see the solver notes): random deals, the forehand
+    declares a suit game with a random trump suit, keeps his ten cards and leads."""
+    import random
+
+    from .game import Bid, Declare, Discard, Pass, PickUp
+    from .rules import GameType
+    from .scoring import Declaration
+
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(count):
+        deal = Deal.shuffled(rng)
+        state = GameState.new(deal)
+        for move in (Pass(), Pass(), Bid(18), PickUp(), Discard(deal.skat),
+                     Declare(Declaration(GameType(rng.randrange(4))))):
+            state.push(move)
+        positions.append(state)
+    return positions
+
+
 def _rate(make_player, positions, limit: Limit) -> tuple[float, float]:
     """Worlds per second and the mean decision time over the positions.
 
@@ -91,6 +112,17 @@ def player_rows(quick: bool) -> list[BenchRow]:
             rows.append(BenchRow("players", name if threads == 2 else f"{name}, 1 thread", value=pimc[threads],
                                  unit="/s", goal=goal if threads == 2 else "",
                                  note=f"{label}, {threads} thread(s), best of {rounds}"))
+    # The same rates on the workload the prototype's 990 / 35 worlds/s were measured on.
+    random_deals = _random_deal_positions(3 if quick else 8)
+    for evaluation, label in ((Evaluation("wins"), "win/loss per card"), (Evaluation("mean"), "exact points per card")):
+        pimc = _best_rates(
+            lambda threads: PIMCPlayer(Limit(simulations=pimc_worlds), evaluation=evaluation, threads=threads, seed=1),
+            random_deals, Limit(simulations=pimc_worlds), rounds)
+        for threads in (1, 2):
+            rows.append(BenchRow("players", f"PIMC worlds/s, {label}, random deals, {threads} thread(s)",
+                                 value=pimc[threads], unit="/s",
+                                 note=f"declarer on lead (prototype: {'513 / 990' if evaluation.kind == 'wins' else '18 / 35'}"
+                                      f" on 1 / 2 threads), best of {rounds}"))
     rows += budget_rows(positions, quick)
     return rows
 

@@ -1284,3 +1284,24 @@ def solve_value(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points,
     rem = _mask_points(g, ih0 | ih1 | ih2 | table)
     return _value(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, decl_points, rem, threshold, -1,
                   tt, meta, st, mv)
+
+
+@njit(cache=True, nogil=True)
+def solve_worlds(game, declarer, hands, decl_points, trick, n_trick, leader, decl_tricks, threshold,
+                 out_cards, out_values, out_counts, tt, meta, st, mv):
+    """``solve_root`` with per-card values for many worlds of one decision in one call
+    (PIMC: no Python between worlds, so a second thread is not kept waiting for the GIL).
+
+    World j: hands[j, 0..2] and decl_points[j] (points taken plus that world's skat);
+    its legal cards and their values go to out_cards[j], out_values[j] (int64[k, >= 10]),
+    their number to out_counts[j].  Returns the number of worlds solved: fewer than
+    k when the context was asked to abort (the world being solved is dropped).
+    """
+    for j in range(hands.shape[0]):
+        value, _, count = solve_root(game, declarer, hands[j, 0], hands[j, 1], hands[j, 2], trick, n_trick, leader,
+                                     decl_points[j], decl_tricks, threshold, True, out_cards[j], out_values[j],
+                                     tt, meta, st, mv)
+        if value == ABORTED:
+            return j
+        out_counts[j] = count
+    return hands.shape[0]

@@ -147,6 +147,7 @@ class MonteCarloPlayer(Player):
 
         live = [CardAccumulator(card, self.binary_outcomes(null_game)) for card in legal]
         results: dict[int, BatchOutcome] = {}
+        unreported: list[BatchOutcome] = []
         lock = threading.Lock()
         next_batch = [0]
         worlds_done = [0]
@@ -175,10 +176,16 @@ class MonteCarloPlayer(Player):
                 with lock:
                     results[k] = outcome
                     worlds_done[0] += size if outcome.worlds is None else outcome.worlds
-                    _accumulate(live, outcome, table)
+                    if report is None:
+                        continue
+                    # Live statistics only for the snapshots, brought up to date when one is due
+                    # (a numpy pass per card and batch cost ~0.2 ms a PIMC world).
+                    unreported.append(outcome)
                     now = time.perf_counter()
-                    if report is not None and now - last_report[0] >= REPORT_INTERVAL:
+                    if now - last_report[0] >= REPORT_INTERVAL:
                         last_report[0] = now
+                        _accumulate(live, _concatenated(unreported), table)
+                        unreported.clear()
                         report(self._analysis(seat, legal, live, None, worlds_done[0], now - start, limit,
                                               null_game, False))
 
@@ -205,9 +212,7 @@ class MonteCarloPlayer(Player):
         # (one concatenation, not one pass per batch: thousands of small numpy calls would overrun the budget)
         final = [CardAccumulator(card, self.binary_outcomes(null_game)) for card in legal]
         if results:
-            ordered = [results[k] for k in sorted(results)]
-            _accumulate(final, BatchOutcome(np.concatenate([o.points for o in ordered], axis=1),
-                                            np.concatenate([o.won for o in ordered], axis=1)), table)
+            _accumulate(final, _concatenated([results[k] for k in sorted(results)]), table)
         stats = [acc.stats() for acc in final]
         tie_rng = random.Random(decision_seed)
         note = ""
@@ -287,6 +292,12 @@ def _tie_break_means(ordered: list[BatchOutcome]) -> np.ndarray | None:
     if values.shape[1] == 0:
         return None
     return values.mean(axis=1)
+
+
+def _concatenated(outcomes: list[BatchOutcome]) -> BatchOutcome:
+    """The outcomes of several batches as one (points and wins only)."""
+    return BatchOutcome(np.concatenate([o.points for o in outcomes], axis=1),
+                        np.concatenate([o.won for o in outcomes], axis=1))
 
 
 def _accumulate(accs: list[CardAccumulator], outcome: BatchOutcome, table: np.ndarray) -> None:

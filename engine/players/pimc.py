@@ -23,7 +23,7 @@ import threading
 
 import numpy as np
 
-from ..cards import CARD_POINTS, cards_of, mask_of
+from ..cards import mask_of, points_of
 from ..dds import core
 from ..dds.solver import SolverContext
 from ..evaluation import Evaluation
@@ -121,51 +121,73 @@ class PIMCPlayer(MonteCarloPlayer):
         view, legal, declarer_side, threshold, position = context
         game = view.declaration.game
         d = view.declarer
-        points = np.zeros((len(legal), len(worlds)), np.int64)
-        won = np.zeros((len(legal), len(worlds)), bool)
-        taken_by_declarer = view.points[d]
         trick = np.zeros(3, np.int64)
         for i, card in enumerate(view.trick):
             trick[i] = int(card)
         n_trick = len(view.trick)
+        hands = np.array([w.hands for w in worlds], np.int64).reshape(len(worlds), 3)
+        decl_points = np.full(len(worlds), view.points[d], np.int64)
+        if game != GameType.NULL:
+            decl_points += [points_of(w.skat) for w in worlds]
         # Null ignores the threshold; suit/grand ask "declarer >= threshold?" or the exact points.
         query = threshold if self._threshold_only else 61 if self._classes_only else core.EXACT
-        binary = game == GameType.NULL or self._threshold_only  # else per_card holds (representative) points
+        binary = game == GameType.NULL or self._threshold_only  # else values are (representative) points
         ctx = self._acquire_context()
-        valued = 0
         try:
-            for j, world in enumerate(worlds):
-                skat_points = 0 if game == GameType.NULL else sum(CARD_POINTS[c] for c in cards_of(world.skat))
-                h0, h1, h2 = world.hands
-                # One solve per world values every legal card, sharing one TT generation.
-                value, _, count = core.solve_root(
-                    int(game), d, h0, h1, h2, trick, n_trick, view.leader, taken_by_declarer + skat_points,
-                    view.trick_counts[d], query, True, ctx.out_cards, ctx.out_values, *ctx.arrays)
-                if value == core.ABORTED:
-                    break  # stopped: this world is dropped, later ones are not started
-                per_card = dict(zip(ctx.out_cards[:count].tolist(), ctx.out_values[:count].tolist()))
-                if self._classes_only:
-                    per_card = self._outcome_classes(ctx, per_card, game, d, world.hands, trick, n_trick, view,
-                                                     taken_by_declarer + skat_points)
-                    if per_card is None:
-                        break
-                for i, card in enumerate(legal):
-                    v = per_card[int(card)]
-                    if binary:
-                        declarer_won = v == 1
-                    else:
-                        points[i, j] = v if declarer_side else 120 - v
-                        declarer_won = v >= threshold if threshold != 120 else v == 120
-                    won[i, j] = declarer_won == declarer_side
-                valued = j + 1
+            if self._classes_only:
+                values = self._class_values(ctx, game, d, hands, decl_points, trick, n_trick, view, legal)
+            else:
+                values = self._root_values(ctx, game, d, hands, decl_points, trick, n_trick, view, legal, query)
         finally:
             self._release_context(ctx)
+        valued = values.shape[1]
+        if binary:
+            won = (values == 1) == declarer_side
+            points = np.zeros(values.shape, np.int64)
+        else:
+            points = values if declarer_side else 120 - values
+            declarer_won = values >= threshold if threshold != 120 else values == 120
+            won = declarer_won == declarer_side
         tie_break = None
         if position is not None and valued:
             tie_break = self._playout_values(view, position, legal, worlds[:valued], declarer_side, seed)
-        if valued < len(worlds):
-            return BatchOutcome(points[:, :valued], won[:, :valued], worlds=valued, tie_break=tie_break)
-        return BatchOutcome(points, won, tie_break=tie_break)
+        return BatchOutcome(points, won, worlds=valued if valued < len(worlds) else None, tie_break=tie_break)
+
+    @staticmethod
+    def _root_values(ctx, game, d, hands, decl_points, trick, n_trick, view, legal, query) -> np.ndarray:
+        """Per legal card (rows, in ``legal`` order) and world solved (columns): the
+        root value after that card; one core call for all worlds of the batch."""
+        k = hands.shape[0]
+        out_cards = np.zeros((k, 12), np.int64)
+        out_values = np.zeros((k, 12), np.int64)
+        out_counts = np.zeros(k, np.int64)
+        solved = core.solve_worlds(int(game), d, hands, decl_points, trick, n_trick, view.leader,
+                                   view.trick_counts[d], query, out_cards, out_values, out_counts, *ctx.arrays)
+        if solved == 0:
+            return np.zeros((len(legal), 0), np.int64)
+        # The legal cards come out in the same order in every world (the player's own hand).
+        order = out_cards[0, :out_counts[0]].tolist()
+        columns = [order.index(int(card)) for card in legal]
+        return out_values[:solved, columns].T.copy()
+
+    def _class_values(self, ctx, game, d, hands, decl_points, trick, n_trick, view, legal) -> np.ndarray:
+        """Like ``_root_values`` for the step evaluation: each card's outcome class as
+        representative declarer points (see ``_outcome_classes``)."""
+        columns = []
+        for j in range(hands.shape[0]):
+            world_hands = tuple(int(h) for h in hands[j])
+            value, _, count = core.solve_root(
+                int(game), d, *world_hands, trick, n_trick, view.leader, int(decl_points[j]),
+                view.trick_counts[d], 61, True, ctx.out_cards, ctx.out_values, *ctx.arrays)
+            if value == core.ABORTED:
+                break  # stopped: this world is dropped, later ones are not started
+            reaches_61 = dict(zip(ctx.out_cards[:count].tolist(), ctx.out_values[:count].tolist()))
+            classes = self._outcome_classes(ctx, reaches_61, game, d, world_hands, trick, n_trick, view,
+                                            int(decl_points[j]))
+            if classes is None:
+                break
+            columns.append([classes[int(card)] for card in legal])
+        return np.array(columns, np.int64).reshape(len(columns), len(legal)).T.copy()
 
     @staticmethod
     def _playout_values(view, position, legal, worlds: list[World], declarer_side: bool, seed: int) -> np.ndarray:

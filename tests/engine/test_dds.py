@@ -12,6 +12,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from engine.cards import CARD_POINTS, points_of
@@ -267,6 +268,74 @@ def test_array_entry_point_and_generation_wrap():
                                  pos.declarer_points, pos.declarer_tricks, core.EXACT, *ctx.arrays)
         assert value == reference_value(pos)
     assert 1 <= ctx.meta[core.META_GEN] < 10
+
+
+def _worlds_of_one_decision(pos: Position, rng: random.Random, count: int) -> list[Position]:
+    """Positions that differ from ``pos`` only in how the other two seats' cards are split
+    (and in the declarer's points): the worlds a player to move might sample."""
+    me = pos.to_move
+    others = [s for s in range(3) if s != me]
+    pool = [c for s in others for c in range(32) if pos.hands[s] >> c & 1]
+    worlds = []
+    for _ in range(count):
+        rng.shuffle(pool)
+        size = pos.hands[others[0]].bit_count()
+        hands = list(pos.hands)
+        hands[others[0]] = sum(1 << c for c in pool[:size])
+        hands[others[1]] = sum(1 << c for c in pool[size:])
+        points = 0 if pos.game == GameType.NULL else pos.declarer_points + rng.randrange(0, 12)
+        worlds.append(replace(pos, hands=tuple(hands), declarer_points=points))
+    return worlds
+
+
+def _solve_worlds(ctx: SolverContext, worlds: list[Position], threshold: int):
+    pos = worlds[0]
+    trick = np.zeros(3, np.int64)
+    trick[:len(pos.trick)] = pos.trick
+    k = len(worlds)
+    out_cards = np.zeros((k, 12), np.int64)
+    out_values = np.zeros((k, 12), np.int64)
+    out_counts = np.zeros(k, np.int64)
+    solved = core.solve_worlds(int(pos.game), pos.declarer, np.array([w.hands for w in worlds], np.int64),
+                               np.array([w.declarer_points for w in worlds], np.int64), trick, len(pos.trick),
+                               pos.leader, pos.declarer_tricks, threshold, out_cards, out_values, out_counts,
+                               *ctx.arrays)
+    rows = [dict(zip(out_cards[j, :out_counts[j]].tolist(), out_values[j, :out_counts[j]].tolist()))
+            for j in range(solved)]
+    return solved, rows
+
+
+def test_many_worlds_in_one_call_match_one_solve_per_world():
+    """The PIMC batch entry gives every world's per-card values as a solve of that world alone."""
+    rng = random.Random(21)
+    ctx = SolverContext(tt_bits=14)
+    for i in range(18):
+        game = GameType(i % 6)
+        pos = random_position(rng, game, rng.randrange(12, 22))
+        worlds = _worlds_of_one_decision(pos, rng, 5)
+        for threshold in (core.EXACT, 61):
+            solved, rows = _solve_worlds(ctx, worlds, threshold)
+            assert solved == len(worlds)
+            for world, row in zip(worlds, rows):
+                alone = solve(world, ctx=SolverContext(tt_bits=14)).per_card
+                if threshold != core.EXACT and game != GameType.NULL:
+                    alone = {card: int(value >= threshold) for card, value in alone.items()}
+                assert row == alone, world
+
+
+def test_many_worlds_in_one_call_stop_at_an_abort():
+    rng = random.Random(22)
+    pos = _long_position()
+    worlds = _worlds_of_one_decision(pos, rng, 4)
+    ctx = SolverContext(tt_bits=14)
+    ctx.request_abort()
+    assert _solve_worlds(ctx, worlds, core.EXACT)[0] == 0
+    ctx.clear_abort()
+    ctx.node_limit = 1  # every world needs more: the first one is dropped, none is reported
+    assert _solve_worlds(ctx, worlds, core.EXACT)[0] == 0
+    ctx.node_limit = 0
+    solved, rows = _solve_worlds(ctx, worlds, core.EXACT)
+    assert solved == 4 and rows[0] == solve(worlds[0], ctx=SolverContext(tt_bits=14)).per_card
 
 
 def test_cache_loads_in_a_second_process():
