@@ -190,53 +190,83 @@ def best_of_alternating_rounds(rate: Callable[[int], float], rounds: int) -> dic
 
 
 def _thread_rows(quick: bool, seed: int) -> list[BenchRow]:
-    """Worlds/s for exact solves at 7 tricks left and threshold-61 solves from trick 1,
-    with 1 and 2 threads, one world handed out at a time (best of alternating rounds)."""
+    """Worlds/s with 1 and 2 threads (best of alternating rounds): exact solves at 7 tricks
+    left and threshold-61 solves from trick 1, one world handed out at a time; and PIMC's
+    batches (per-card threshold 61 from trick 1, 8 worlds of one decision per core call)."""
     from engine.dds import core
+    from engine.dds.reference import worlds_of_one_decision
     from engine.dds.solver import SolverContext
 
     rows = []
     rounds = 1 if quick else 3
-    workloads = (("exact, 7 tricks left", "suit", 7, core.EXACT), ("threshold 61, 10 tricks left", "suit", 10, 61))
-    for label, kind, tricks_left, threshold in workloads:
-        positions = _positions(kind, tricks_left, 60 if quick else 400, seed + 1)
-        contexts = [SolverContext(), SolverContext()]
+    count = 60 if quick else 400
+    empty_trick = np.zeros(3, np.int64)
+    batch = 8
 
+    def single_calls(tricks_left: int, threshold: int):
         # The solve's arguments built beforehand: the worker holds the GIL only to pick
         # the next world and to call the core, which releases it while it searches.
-        empty_trick = np.zeros(3, np.int64)
-        calls = [(int(pos.game), pos.declarer, pos.hands[0], pos.hands[1], pos.hands[2], empty_trick, 0, pos.leader,
-                  pos.declarer_points, pos.declarer_tricks, threshold) for pos in positions if not pos.trick]
+        positions = _positions("suit", tricks_left, count, seed + 1)
+        calls = [(int(pos.game), pos.declarer, pos.hands[0], pos.hands[1], pos.hands[2], empty_trick, 0,
+                  pos.leader, pos.declarer_points, pos.declarer_tricks, threshold)
+                 for pos in positions if not pos.trick]
+
+        def solve(call, ctx, outputs):
+            core.solve_value(*call, *ctx.arrays)
+        return calls, 1, solve
+
+    def batch_calls():
+        rng = random.Random(f"{seed}-batches")
+        positions = _positions("suit", 10, count // batch, seed + 2)
+        calls = []
+        for pos in positions:
+            worlds = worlds_of_one_decision(pos, rng, batch)
+            calls.append((int(pos.game), pos.declarer, np.array([w.hands for w in worlds], np.int64),
+                          np.array([w.declarer_points for w in worlds], np.int64), empty_trick, 0, pos.leader,
+                          pos.declarer_tricks, 61))
+
+        def solve(call, ctx, outputs):
+            core.solve_worlds(*call, *outputs, *ctx.arrays)
+        return calls, batch, solve
+
+    workloads = (("exact, 7 tricks left", lambda: single_calls(7, core.EXACT)),
+                 ("threshold 61, 10 tricks left", lambda: single_calls(10, 61)),
+                 (f"PIMC batches: per-card threshold 61, 10 tricks left, {batch} worlds a call", batch_calls))
+    for label, build in workloads:
+        calls, worlds_per_call, solve = build()
+        # per thread: a solver context and the batch entry's output arrays
+        workers = [(SolverContext(), (np.zeros((batch, 12), np.int64), np.zeros((batch, 12), np.int64),
+                                      np.zeros(batch, np.int64))) for _ in range(2)]
 
         def rate(n_threads: int) -> float:
             next_index = [0]
             lock = threading.Lock()
 
-            def worker(ctx):
-                arrays = ctx.arrays
+            def worker(ctx, outputs):
                 while True:
                     with lock:
                         i = next_index[0]
                         next_index[0] += 1
                     if i >= len(calls):
                         return
-                    core.solve_value(*calls[i], *arrays)
+                    solve(calls[i], ctx, outputs)
 
             start = time.perf_counter()
-            threads = [threading.Thread(target=worker, args=(contexts[k],)) for k in range(n_threads)]
+            threads = [threading.Thread(target=worker, args=workers[k]) for k in range(n_threads)]
             for t in threads:
                 t.start()
             for t in threads:
                 t.join()
-            return len(calls) / (time.perf_counter() - start)
+            return len(calls) * worlds_per_call / (time.perf_counter() - start)
 
         # A short pass first so the timed runs compare warm caches and tables.
-        _time_solves(positions[:5], threshold, contexts[0])
-        _time_solves(positions[:5], threshold, contexts[1])
+        for ctx, outputs in workers:
+            for call in calls[:5]:
+                solve(call, ctx, outputs)
         best = best_of_alternating_rounds(rate, rounds)
         for n_threads in (1, 2):
-            rows.append(BenchRow(section="threads", name=f"{label}: {n_threads} thread(s)", count=len(calls),
-                                 value=best[n_threads], unit="worlds/s",
+            rows.append(BenchRow(section="threads", name=f"{label}: {n_threads} thread(s)",
+                                 count=len(calls) * worlds_per_call, value=best[n_threads], unit="worlds/s",
                                  note=f"best of {rounds} alternating rounds"))
         rows.append(BenchRow(section="threads", name=f"{label}: 2-thread / 1-thread", value=best[2] / best[1],
                              unit="x", goal=">= 1.7x"))

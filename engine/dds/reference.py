@@ -129,6 +129,28 @@ def random_position(rng: random.Random, game: GameType, cards_played: int, decla
                                      declarer_points=0 if game == GameType.NULL else _points(skat)), cards_played)
 
 
+def worlds_of_one_decision(pos, rng: random.Random, count: int) -> list:
+    """Positions that differ from ``pos`` only in how the two other seats' cards are split
+    (and, suit/grand, in 0-11 more declarer points): the worlds a player to move samples."""
+    from dataclasses import replace
+
+    from engine.rules import GameType
+
+    me = pos.to_move
+    others = [s for s in range(3) if s != me]
+    pool = [c for s in others for c in range(32) if pos.hands[s] >> c & 1]
+    size = pos.hands[others[0]].bit_count()
+    worlds = []
+    for _ in range(count):
+        rng.shuffle(pool)
+        hands = list(pos.hands)
+        hands[others[0]] = sum(1 << c for c in pool[:size])
+        hands[others[1]] = sum(1 << c for c in pool[size:])
+        points = 0 if pos.game == GameType.NULL else pos.declarer_points + rng.randrange(0, 12)
+        worlds.append(replace(pos, hands=tuple(hands), declarer_points=points))
+    return worlds
+
+
 def play_random(rng: random.Random, pos, cards_played: int):
     """``pos`` after up to ``cards_played`` random legal cards (null: never a declarer trick)."""
     from engine.dds.solver import Position

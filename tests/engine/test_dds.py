@@ -18,7 +18,7 @@ import pytest
 from engine.cards import CARD_POINTS, points_of
 from engine.dds import core
 from engine.dds.reference import (TABLE_PATH, position_from_json, random_position, reference_per_card,
-                                  reference_value)
+                                  reference_value, worlds_of_one_decision)
 from engine.dds.solver import Position, SolveAborted, SolverContext, solve, solve_threshold
 from engine.dds.warmup import warm_up, warm_up_in_background
 from engine.rules import GameType, legal_cards, trick_winner
@@ -270,24 +270,6 @@ def test_array_entry_point_and_generation_wrap():
     assert 1 <= ctx.meta[core.META_GEN] < 10
 
 
-def _worlds_of_one_decision(pos: Position, rng: random.Random, count: int) -> list[Position]:
-    """Positions that differ from ``pos`` only in how the other two seats' cards are split
-    (and in the declarer's points): the worlds a player to move might sample."""
-    me = pos.to_move
-    others = [s for s in range(3) if s != me]
-    pool = [c for s in others for c in range(32) if pos.hands[s] >> c & 1]
-    worlds = []
-    for _ in range(count):
-        rng.shuffle(pool)
-        size = pos.hands[others[0]].bit_count()
-        hands = list(pos.hands)
-        hands[others[0]] = sum(1 << c for c in pool[:size])
-        hands[others[1]] = sum(1 << c for c in pool[size:])
-        points = 0 if pos.game == GameType.NULL else pos.declarer_points + rng.randrange(0, 12)
-        worlds.append(replace(pos, hands=tuple(hands), declarer_points=points))
-    return worlds
-
-
 def _solve_worlds(ctx: SolverContext, worlds: list[Position], threshold: int):
     pos = worlds[0]
     trick = np.zeros(3, np.int64)
@@ -312,7 +294,7 @@ def test_many_worlds_in_one_call_match_one_solve_per_world():
     for i in range(18):
         game = GameType(i % 6)
         pos = random_position(rng, game, rng.randrange(12, 22))
-        worlds = _worlds_of_one_decision(pos, rng, 5)
+        worlds = worlds_of_one_decision(pos, rng, 5)
         for threshold in (core.EXACT, 61):
             solved, rows = _solve_worlds(ctx, worlds, threshold)
             assert solved == len(worlds)
@@ -326,7 +308,7 @@ def test_many_worlds_in_one_call_match_one_solve_per_world():
 def test_many_worlds_in_one_call_stop_at_an_abort():
     rng = random.Random(22)
     pos = _long_position()
-    worlds = _worlds_of_one_decision(pos, rng, 4)
+    worlds = worlds_of_one_decision(pos, rng, 4)
     ctx = SolverContext(tt_bits=14)
     ctx.request_abort()
     assert _solve_worlds(ctx, worlds, core.EXACT)[0] == 0
