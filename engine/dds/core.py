@@ -32,7 +32,9 @@ stack) and ``mv`` (int64[MAX_DEPTH, MOVE_COLUMNS], move lists).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from engine.cards import CARD_POINTS
 from engine.rules import CLASS_OF, STRENGTH, TRUMP_CLASS
@@ -155,37 +157,46 @@ PARTNER_LEAD_BONUS = 200
 """Added to a defender's low lead in a suit his partner can take (still below trump draws)."""
 
 
+def _bit_intrinsic(op):
+    """An int64 -> int64 intrinsic on LLVM's bit-count instructions (tzcnt / lzcnt / popcnt)."""
+
+    @intrinsic
+    def _impl(typingctx, x):
+        if not isinstance(x, types.Integer):
+            return None
+
+        def codegen(context, builder, signature, args):
+            v = context.cast(builder, args[0], signature.args[0], types.int64)
+            if op == "ctpop":
+                return builder.ctpop(v)
+            flag = ir.Constant(ir.IntType(1), 0)  # defined for 0 (returns 64)
+            return builder.cttz(v, flag) if op == "cttz" else builder.ctlz(v, flag)
+
+        return types.int64(x), codegen
+
+    return _impl
+
+
+_cttz = _bit_intrinsic("cttz")
+_ctlz = _bit_intrinsic("ctlz")
+_ctpop = _bit_intrinsic("ctpop")
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _low_index(x):
-    return DEBRUIJN[(((x & -x) * _DEBRUIJN_MUL) & 0xFFFFFFFF) >> 27]
+    """Index of the lowest set bit of x (> 0)."""
+    return _cttz(x)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _high_index(x):
-    n = 0
-    if x >= 65536:
-        x >>= 16
-        n += 16
-    if x >= 256:
-        x >>= 8
-        n += 8
-    if x >= 16:
-        x >>= 4
-        n += 4
-    if x >= 4:
-        x >>= 2
-        n += 2
-    if x >= 2:
-        n += 1
-    return n
+    """Index of the highest set bit of x (> 0)."""
+    return 63 - _ctlz(x)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _popcount(x):
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+    return _ctpop(x)
 
 
 @njit(cache=True, nogil=True, inline="always")
