@@ -200,6 +200,12 @@ def _popcount(x):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _seat(x):
+    """x % 3 for a seat sum 0 <= x <= 5 (no division, no sign fix-up)."""
+    return x - 3 if x >= 3 else x
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _mask_points(g, m):
     return (BYTE_POINTS[g, 0, m & 255] + BYTE_POINTS[g, 1, (m >> 8) & 255]
             + BYTE_POINTS[g, 2, (m >> 16) & 255] + BYTE_POINTS[g, 3, (m >> 24) & 255])
@@ -377,7 +383,7 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
     is_null = g == NULL_GAME
     lead = st[d, F_LEAD]
     n = st[d, F_N]
-    p = (lead + n) % 3
+    p = _seat(lead + n)
     h0 = st[d, F_H0]
     h1 = st[d, F_H1]
     h2 = st[d, F_H2]
@@ -406,8 +412,8 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
         win_seat = lead
         if n == 2 and (eligible >> t1) & 1 and t1 > win_card:
             win_card = t1
-            win_seat = (lead + 1) % 3
-    nxt = (p + 1) % 3  # the player after me (only relevant when n == 1)
+            win_seat = _seat(lead + 1)
+    nxt = _seat(p + 1)  # the player after me (only relevant when n == 1)
     nxt_hand = h0 if nxt == 0 else (h1 if nxt == 1 else h2)
     p_is_decl = p == decl
     hd = h0 if decl == 0 else (h1 if decl == 1 else h2)
@@ -719,8 +725,8 @@ def _two_tricks(g, decl, lead, x0, x1, x2, acc, rem):
     running the stack search over its at most 8 lines of play.
     """
     is_null = g == NULL_GAME
-    seat_b = (lead + 1) % 3
-    seat_c = (lead + 2) % 3
+    seat_b = _seat(lead + 1)
+    seat_c = _seat(lead + 2)
     ha = _hand_of(lead, x0, x1, x2)
     hb = _hand_of(seat_b, x0, x1, x2)
     hc = _hand_of(seat_c, x0, x1, x2)
@@ -746,7 +752,7 @@ def _two_tricks(g, decl, lead, x0, x1, x2, acc, rem):
             while mc:
                 c = _low_index(mc)
                 mc &= mc - 1
-                w1 = (lead + _winner_offset(g, a, b, c)) % 3
+                w1 = _seat(lead + _winner_offset(g, a, b, c))
                 # the last trick: the remaining card of each hand, led by w1
                 ra = ha & ~(1 << a)
                 rb = hb & ~(1 << b)
@@ -755,13 +761,13 @@ def _two_tricks(g, decl, lead, x0, x1, x2, acc, rem):
                 lb = _low_index(rb)
                 lc = _low_index(rc)
                 # cards of the last trick in seat order lead, seat_b, seat_c; rotate to w1
-                k = (w1 - lead) % 3
+                k = w1 - lead if w1 >= lead else w1 - lead + 3
                 if k == 0:
-                    w2 = (w1 + _winner_offset(g, la, lb, lc)) % 3
+                    w2 = _seat(w1 + _winner_offset(g, la, lb, lc))
                 elif k == 1:
-                    w2 = (w1 + _winner_offset(g, lb, lc, la)) % 3
+                    w2 = _seat(w1 + _winner_offset(g, lb, lc, la))
                 else:
-                    w2 = (w1 + _winner_offset(g, lc, la, lb)) % 3
+                    w2 = _seat(w1 + _winner_offset(g, lc, la, lb))
                 if is_null:
                     v = 0 if (w1 == decl or w2 == decl) else 1
                 else:
@@ -854,7 +860,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                 ca = c0 if ld == 0 else (c1 if ld == 1 else c2)
                 cb = c1 if ld == 0 else (c2 if ld == 1 else c0)
                 cc = c2 if ld == 0 else (c0 if ld == 1 else c1)
-                w = (ld + _winner_offset(g, ca, cb, cc)) % 3
+                w = _seat(ld + _winner_offset(g, ca, cb, cc))
                 if is_null:
                     val = 0 if w == decl else 1
                 else:
@@ -929,12 +935,12 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     st[d, F_BETA0] = b
                     st[d, F_NM] = _gen_moves(g, decl, d, st, mv, tt_move, flags)
                     st[d, F_MI] = 0
-                    p = (st[d, F_LEAD] + n) % 3
+                    p = _seat(st[d, F_LEAD] + n)
                     st[d, F_BEST] = -INF if p == decl else INF
                     st[d, F_BESTMOVE] = mv[d, 0]
         else:
             # A child of node d returned val.
-            p = (st[d, F_LEAD] + st[d, F_N]) % 3
+            p = _seat(st[d, F_LEAD] + st[d, F_N])
             move = mv[d, st[d, F_MI] - 1]
             if p == decl:
                 if val > st[d, F_BEST]:
@@ -965,7 +971,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                 # Play card c into the child node d + 1.
                 n = st[d, F_N]
                 ld = st[d, F_LEAD]
-                p = (ld + n) % 3
+                p = _seat(ld + n)
                 bit = 1 << c
                 e = d + 1
                 st[e, F_H0] = st[d, F_H0] & ~bit
@@ -983,7 +989,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                 else:
                     ta = st[d, F_T0]
                     tb = st[d, F_T1]
-                    w = (ld + _winner_offset(g, ta, tb, c)) % 3
+                    w = _seat(ld + _winner_offset(g, ta, tb, c))
                     st[e, F_LEAD] = w
                     st[e, F_N] = 0
                     if is_null:
@@ -1138,7 +1144,7 @@ def _play(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, c):
         return h0, h1, h2, c, t1, 1, leader, acc, rem, lost
     if n == 1:
         return h0, h1, h2, t0, c, 2, leader, acc, rem, lost
-    w = (leader + _winner_offset(g, t0, t1, c)) % 3
+    w = _seat(leader + _winner_offset(g, t0, t1, c))
     if g == NULL_GAME:
         lost = w == decl
     else:
@@ -1179,7 +1185,7 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
         if n_trick >= 2:
             table |= 1 << t1
         rem = _mask_points(g, ih0 | ih1 | ih2 | table)
-    p = (leader + n_trick) % 3
+    p = _seat(leader + n_trick)
     hand = ih0 if p == 0 else (ih1 if p == 1 else ih2)
     if is_null and decl_tricks > 0:
         return 0, -1, 0
