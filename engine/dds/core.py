@@ -378,20 +378,14 @@ def _sure_lead(g, decl, p, c, cls, opp, h0, h1, h2):
 
 
 @njit(cache=True, nogil=True)
-def _gen_moves(g, decl, d, st, mv, tt_move, flags):
-    """Fill mv[d] with the legal, non-equivalent moves of the player to move, best first."""
+def _gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, flags):
+    """Fill mv[d] with the legal, non-equivalent moves of the player to move, best first
+    (trick led by ``lead``, n cards t0, t1 on the table; ``killer``: the killer lead at depth d)."""
     is_null = g == NULL_GAME
-    lead = st[d, F_LEAD]
-    n = st[d, F_N]
     p = _seat(lead + n)
-    h0 = st[d, F_H0]
-    h1 = st[d, F_H1]
-    h2 = st[d, F_H2]
     hand = h0 if p == 0 else (h1 if p == 1 else h2)
     trump = TRUMP_MASK[g]
     in_play = h0 | h1 | h2
-    t0 = st[d, F_T0]
-    t1 = st[d, F_T1]
     if n >= 1:
         in_play |= 1 << t0
     if n >= 2:
@@ -518,7 +512,7 @@ def _gen_moves(g, decl, d, st, mv, tt_move, flags):
                     score = 500 - 16 * pts - (c - _low_index(cls))
                 else:
                     score = -16 * pts - (c - _low_index(cls))
-            if n == 0 and use_killer and not is_null and c == st[d, F_KILLER]:
+            if n == 0 and use_killer and not is_null and c == killer:
                 # Killer lead: the lead that refuted a sibling at this depth often
                 # refutes this position too.  The declarer's goes before his sure
                 # winners (cashing them first is often the wrong plan).
@@ -808,18 +802,29 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
     use_endgame = (flags & FLAG_NO_ENDGAME) == 0
     nodes = 0
 
+    # The current node's state lives in locals; a node that expands saves it in
+    # st[d] (fixed fields once, the running window / best / move index before
+    # each child) and reloads it when a child returns.
     d = 0
-    st[0, F_H0] = h0
-    st[0, F_H1] = h1
-    st[0, F_H2] = h2
-    st[0, F_LEAD] = leader
-    st[0, F_N] = ntrick
-    st[0, F_T0] = t0
-    st[0, F_T1] = t1
-    st[0, F_ACC] = acc
-    st[0, F_REM] = rem
-    st[0, F_ALPHA] = alpha
-    st[0, F_BETA] = beta
+    x0 = h0
+    x1 = h1
+    x2 = h2
+    ld = leader
+    n = ntrick
+    tc0 = t0
+    tc1 = t1
+    cur_acc = acc
+    cur_rem = rem
+    a = alpha
+    b = beta
+    a0 = alpha
+    b0 = beta
+    best = 0
+    bestmove = 0
+    mi = 0
+    nm = 0
+    slot = -1
+    key0 = 0
     entering = True
     val = 0
     while True:
@@ -833,15 +838,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                 if meta[META_ABORT] != 0 or (limit > 0 and meta[META_NODES] + nodes - meta[META_SOLVE_START] > limit):
                     meta[META_NODES] += nodes
                     return ABORTED
-            a = st[d, F_ALPHA]
-            b = st[d, F_BETA]
-            cur_acc = st[d, F_ACC]
-            cur_rem = st[d, F_REM]
-            n = st[d, F_N]
-            x0 = st[d, F_H0]
-            x1 = st[d, F_H1]
-            x2 = st[d, F_H2]
-            st[d, F_SLOT] = -1
+            slot = -1
             if cur_acc >= b:
                 val = cur_acc
                 finished = True
@@ -853,7 +850,6 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                 finished = True
             elif n == 0 and (x0 & (x0 - 1)) == 0 and (x1 & (x1 - 1)) == 0 and (x2 & (x2 - 1)) == 0:
                 # Last trick: one card each, nothing to choose.
-                ld = st[d, F_LEAD]
                 c0 = _low_index(x0)
                 c1 = _low_index(x1)
                 c2 = _low_index(x2)
@@ -867,7 +863,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     val = cur_acc + (cur_rem if w == decl else 0)
                 finished = True
             elif use_endgame and n == 0 and _popcount(x0 | x1 | x2) == 6:
-                val = _two_tricks(g, decl, st[d, F_LEAD], x0, x1, x2, cur_acc, cur_rem)
+                val = _two_tricks(g, decl, ld, x0, x1, x2, cur_acc, cur_rem)
                 finished = True
             else:
                 tt_move = -1
@@ -877,7 +873,6 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     # A stored position's bounds hold here shifted by the points its
                     # cards lose (lower bound) or gain (upper bound) when mapped rank by
                     # rank onto ours (Kupferschmid & Helmert's quasi-symmetry reduction).
-                    ld = st[d, F_LEAD]
                     u = x0 | x1 | x2
                     if raw_tt:
                         z0, z1, zu = x0, x1, u
@@ -889,8 +884,6 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                         zu = _compressed_union(g, u)
                     key0 = z0 | (z1 << 32)
                     slot = (((key0 ^ ((zu | (ld << 32)) * 0x2545F491)) * -7046029254386353131) >> 40) & bucket_mask
-                    st[d, F_KEY0] = key0
-                    st[d, F_SLOT] = slot
                     for way in range(2):
                         e1 = tt[2 * slot + 2 * way + 1]
                         if tt[2 * slot + 2 * way] != key0 or ((e1 >> 32) & 3) != ld or ((e1 >> 53) & 0x7FF) != gen:
@@ -915,15 +908,15 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                             val = hi
                             finished = True
                             break
-                if not finished and n == 0 and is_null and st[d, F_LEAD] != decl:
-                    if use_quick and _null_lead_wins_trick(g, decl, st[d, F_LEAD], x0, x1, x2):
+                if not finished and n == 0 and is_null and ld != decl:
+                    if use_quick and _null_lead_wins_trick(g, decl, ld, x0, x1, x2):
                         val = 0
                         finished = True
                     elif use_sure and _null_declarer_safe(g, decl, x0, x1, x2):
                         val = 1
                         finished = True
                 if not finished and n == 0 and not is_null and use_sure:
-                    decl_sure, def_sure = _sure_points(g, decl, st[d, F_LEAD], x0, x1, x2)
+                    decl_sure, def_sure = _sure_points(g, decl, ld, x0, x1, x2)
                     if cur_acc + decl_sure >= b:
                         val = cur_acc + decl_sure
                         finished = True
@@ -931,67 +924,93 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                         val = cur_acc + cur_rem - def_sure
                         finished = True
                 if not finished:
-                    st[d, F_ALPHA0] = a
-                    st[d, F_BETA0] = b
-                    st[d, F_NM] = _gen_moves(g, decl, d, st, mv, tt_move, flags)
-                    st[d, F_MI] = 0
-                    p = _seat(st[d, F_LEAD] + n)
-                    st[d, F_BEST] = -INF if p == decl else INF
-                    st[d, F_BESTMOVE] = mv[d, 0]
+                    a0 = a
+                    b0 = b
+                    nm = _gen_moves(g, decl, d, ld, n, x0, x1, x2, tc0, tc1, st[d, F_KILLER], mv, tt_move, flags)
+                    mi = 0
+                    best = -INF if _seat(ld + n) == decl else INF
+                    bestmove = mv[d, 0]
+                    st[d, F_H0] = x0
+                    st[d, F_H1] = x1
+                    st[d, F_H2] = x2
+                    st[d, F_LEAD] = ld
+                    st[d, F_N] = n
+                    st[d, F_T0] = tc0
+                    st[d, F_T1] = tc1
+                    st[d, F_ACC] = cur_acc
+                    st[d, F_REM] = cur_rem
+                    st[d, F_ALPHA0] = a0
+                    st[d, F_BETA0] = b0
+                    st[d, F_NM] = nm
+                    st[d, F_SLOT] = slot
+                    st[d, F_KEY0] = key0
         else:
-            # A child of node d returned val.
-            p = _seat(st[d, F_LEAD] + st[d, F_N])
-            move = mv[d, st[d, F_MI] - 1]
-            if p == decl:
-                if val > st[d, F_BEST]:
-                    st[d, F_BEST] = val
-                    st[d, F_BESTMOVE] = move
-                if val >= st[d, F_BETA]:
+            # A child of node d returned val: reload node d.
+            x0 = st[d, F_H0]
+            x1 = st[d, F_H1]
+            x2 = st[d, F_H2]
+            ld = st[d, F_LEAD]
+            n = st[d, F_N]
+            tc0 = st[d, F_T0]
+            tc1 = st[d, F_T1]
+            cur_acc = st[d, F_ACC]
+            cur_rem = st[d, F_REM]
+            a = st[d, F_ALPHA]
+            b = st[d, F_BETA]
+            a0 = st[d, F_ALPHA0]
+            b0 = st[d, F_BETA0]
+            best = st[d, F_BEST]
+            bestmove = st[d, F_BESTMOVE]
+            mi = st[d, F_MI]
+            nm = st[d, F_NM]
+            slot = st[d, F_SLOT]
+            key0 = st[d, F_KEY0]
+            move = mv[d, mi - 1]
+            if _seat(ld + n) == decl:
+                if val > best:
+                    best = val
+                    bestmove = move
+                if val >= b:
                     finished = True
                     st[d, F_KILLER] = move
-                elif val > st[d, F_ALPHA]:
-                    st[d, F_ALPHA] = val
+                elif val > a:
+                    a = val
             else:
-                if val < st[d, F_BEST]:
-                    st[d, F_BEST] = val
-                    st[d, F_BESTMOVE] = move
-                if val <= st[d, F_ALPHA]:
+                if val < best:
+                    best = val
+                    bestmove = move
+                if val <= a:
                     finished = True
                     st[d, F_KILLER] = move
-                elif val < st[d, F_BETA]:
-                    st[d, F_BETA] = val
+                elif val < b:
+                    b = val
             if finished:
-                val = st[d, F_BEST]
+                val = best
 
         if not finished:
-            mi = st[d, F_MI]
-            if mi < st[d, F_NM]:
+            if mi < nm:
                 c = mv[d, mi]
-                st[d, F_MI] = mi + 1
-                # Play card c into the child node d + 1.
-                n = st[d, F_N]
-                ld = st[d, F_LEAD]
-                p = _seat(ld + n)
+                mi += 1
+                st[d, F_MI] = mi
+                st[d, F_ALPHA] = a
+                st[d, F_BETA] = b
+                st[d, F_BEST] = best
+                st[d, F_BESTMOVE] = bestmove
+                # Play card c into the child node d + 1 (the window, acc and rem carry over).
                 bit = 1 << c
-                e = d + 1
-                st[e, F_H0] = st[d, F_H0] & ~bit
-                st[e, F_H1] = st[d, F_H1] & ~bit
-                st[e, F_H2] = st[d, F_H2] & ~bit
-                st[e, F_ALPHA] = st[d, F_ALPHA]
-                st[e, F_BETA] = st[d, F_BETA]
-                st[e, F_ACC] = st[d, F_ACC]
-                st[e, F_REM] = st[d, F_REM]
+                x0 &= ~bit
+                x1 &= ~bit
+                x2 &= ~bit
                 if n < 2:
-                    st[e, F_LEAD] = ld
-                    st[e, F_N] = n + 1
-                    st[e, F_T0] = c if n == 0 else st[d, F_T0]
-                    st[e, F_T1] = c if n == 1 else st[d, F_T1]
+                    if n == 0:
+                        tc0 = c
+                    else:
+                        tc1 = c
+                    n += 1
                 else:
-                    ta = st[d, F_T0]
-                    tb = st[d, F_T1]
-                    w = _seat(ld + _winner_offset(g, ta, tb, c))
-                    st[e, F_LEAD] = w
-                    st[e, F_N] = 0
+                    w = _seat(ld + _winner_offset(g, tc0, tc1, c))
+                    ld = w
+                    n = 0
                     if is_null:
                         if w == decl:
                             # The declarer took a trick: null is lost, no node needed.
@@ -1000,25 +1019,24 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                             entering = False
                             continue
                     elif w == decl:
-                        pts = POINTS[g, ta] + POINTS[g, tb] + POINTS[g, c]
-                        st[e, F_ACC] = st[d, F_ACC] + pts
-                        st[e, F_REM] = st[d, F_REM] - pts
+                        pts = POINTS[g, tc0] + POINTS[g, tc1] + POINTS[g, c]
+                        cur_acc += pts
+                        cur_rem -= pts
                     else:
-                        st[e, F_REM] = st[d, F_REM] - (POINTS[g, ta] + POINTS[g, tb] + POINTS[g, c])
-                d = e
+                        cur_rem -= POINTS[g, tc0] + POINTS[g, tc1] + POINTS[g, c]
+                d += 1
                 entering = True
                 continue
-            val = st[d, F_BEST]
+            val = best
             finished = True
 
         # Node d is finished with value val; store what the search proved.
-        if not entering and st[d, F_SLOT] >= 0:
-            way0 = 2 * st[d, F_SLOT]
-            key0 = st[d, F_KEY0]
-            key1 = (st[d, F_H0] | st[d, F_H1] | st[d, F_H2]) | (st[d, F_LEAD] << 32)
-            rel = val - st[d, F_ACC]
+        if not entering and slot >= 0:
+            way0 = 2 * slot
+            key1 = (x0 | x1 | x2) | (ld << 32)
+            rel = val - cur_acc
             lo = 0
-            hi = st[d, F_REM]
+            hi = cur_rem
             e1 = tt[way0 + 1]
             if tt[way0] == key0 and (e1 & KEY_MASK) == key1 and ((e1 >> 53) & 0x7FF) == gen:
                 lo = (e1 >> 34) & 127
@@ -1030,14 +1048,14 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     hi = (f1 >> 41) & 127
                 tt[way0 + 2] = tt[way0]  # the old way-0 entry moves to way 1
                 tt[way0 + 3] = e1
-            if val <= st[d, F_ALPHA0]:
+            if val <= a0:
                 hi = min(hi, rel)
-            elif val >= st[d, F_BETA0]:
+            elif val >= b0:
                 lo = max(lo, rel)
             else:
                 lo = rel
                 hi = rel
-            move = _move_to_rank(g, key1 & 0xFFFFFFFF, st[d, F_BESTMOVE])
+            move = _move_to_rank(g, key1 & 0xFFFFFFFF, bestmove)
             tt[way0] = key0
             tt[way0 + 1] = key1 | (lo << 34) | (hi << 41) | (move << 48) | (gen << 53)
         if d == 0:
