@@ -337,7 +337,7 @@ def points_std(g, m):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _side_settled(g, decl, n, p, c, cls, win_card, win_seat, eligible, nxt, nxt_hand, t0, opp, h0, h1, h2):
+def _side_settled(g, decl, n, p, c, cls, win_card, win_seat, eligible, nxt, nxt_hand, t0, opp, ruff_a, ruff_b):
     """(settled, mine): is the side that takes this trick when player p plays card c
     already settled, and is it p's side?  The same for all of p's cards that are
     neighbours of c among the cards in play (suit and grand).
@@ -357,24 +357,40 @@ def _side_settled(g, decl, n, p, c, cls, win_card, win_seat, eligible, nxt, nxt_
             cand = follow_next if follow_next else nxt_hand
             fixed = (cand & eligible & ~((2 << top) - 1)) == 0
         return fixed, (top_seat == decl) == p_is_decl
-    return _sure_lead(g, decl, p, c, cls, opp, h0, h1, h2), True
+    return _sure_lead(g, c, cls, opp, ruff_a, ruff_b), True
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _sure_lead(g, decl, p, c, cls, opp, h0, h1, h2):
+def _sure_lead(g, c, cls, opp, ruff_a, ruff_b):
     """Does card c, led by p, surely win the trick for p's side?  No opponent
     (``opp``: their cards) holds a higher card of its class and, for a plain
-    card, none is void in its suit with a trump left."""
-    trump = TRUMP_MASK[g]
+    card, none is void in its suit with a trump left (``ruff_a`` / ``ruff_b``:
+    the hands of p's opponents that hold trumps, all bits set for the others;
+    see ``_ruff_hands``)."""
     if opp & cls & ~((2 << c) - 1):
         return False
-    if (cls & trump) == 0:
-        for s in range(3):
-            if s != p and (p == decl or s == decl):
-                hs = h0 if s == 0 else (h1 if s == 1 else h2)
-                if (hs & cls) == 0 and (hs & trump) != 0:
-                    return False
+    if (cls & TRUMP_MASK[g]) == 0 and ((ruff_a & cls) == 0 or (ruff_b & cls) == 0):
+        return False
     return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _ruff_hands(g, decl, p, h0, h1, h2):
+    """For ``_sure_lead``: the hands of p's opponents (the declarer's two, or the
+    declarer for a defender) that hold a trump; all bits set in place of the
+    others (never void in a suit)."""
+    trump = TRUMP_MASK[g]
+    ruff_a = -1
+    ruff_b = -1
+    for s in range(3):
+        if s != p and (p == decl or s == decl):
+            hs = h0 if s == 0 else (h1 if s == 1 else h2)
+            if (hs & trump) != 0:
+                if ruff_a == -1:
+                    ruff_a = hs
+                else:
+                    ruff_b = hs
+    return ruff_a, ruff_b
 
 
 @njit(cache=True, nogil=True)
@@ -420,6 +436,10 @@ def _gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, fla
     for s in range(3):
         if s != p and (p_is_decl or s == decl):
             opp |= h0 if s == 0 else (h1 if s == 1 else h2)
+    ruff_a = -1
+    ruff_b = -1
+    if n == 0 and not is_null:
+        ruff_a, ruff_b = _ruff_hands(g, decl, p, h0, h1, h2)
 
     count = 0
     m = legal
@@ -432,7 +452,7 @@ def _gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, fla
         mine = False
         if not is_null:
             fixed, mine = _side_settled(g, decl, n, p, c, cls, win_card, win_seat, eligible, nxt, nxt_hand, t0,
-                                        opp, h0, h1, h2)
+                                        opp, ruff_a, ruff_b)
         if not no_equiv:
             lower = in_play & cls & ((1 << c) - 1)
             if fixed:
