@@ -380,32 +380,30 @@ def points_std(g, m):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _side_settled(g, decl, n, p, c, cls, win_card, win_seat, eligible, nxt, nxt_hand, t0, opp, ruff_a, ruff_b):
-    """(settled, mine): is the side that takes this trick when player p plays card c
-    already settled, and is it p's side?  The same for all of p's cards that are
-    neighbours of c among the cards in play (suit and grand).
+def _follow_settled(decl, n, p, c, win_card, win_seat, eligible, nxt, next_elig):
+    """(settled, mine, beats) for player p following with card c (n >= 1 cards on
+    the table): is the side that takes this trick already settled, is it p's
+    side, and does c beat the trick's best card so far?  Settled and mine are
+    the same for all of p's cards that are neighbours of c among the cards in
+    play (suit and grand).
 
-    Settled when p plays last, when the last player is on the side of the trick's
-    best card or cannot beat it, and on lead for a sure winner (no opponent holds
-    a higher card of its class or, for a plain card, can ruff it).
+    Settled when p plays last, or when the last player is on the side of the
+    trick's best card or cannot beat it (``next_elig``: the next player's legal
+    cards that can win the trick).  On lead, ``_sure_lead`` decides.
     """
-    p_is_decl = p == decl
-    if n >= 1:
-        beats = (eligible >> c) & 1 and c > win_card
-        top_seat = p if beats else win_seat
-        fixed = n == 2 or (nxt == decl) == (top_seat == decl)
-        if not fixed:
-            top = c if beats else win_card
-            follow_next = nxt_hand & CLASS_MASK[g, t0]
-            cand = follow_next if follow_next else nxt_hand
-            fixed = (cand & eligible & ~((2 << top) - 1)) == 0
-        return fixed, (top_seat == decl) == p_is_decl
-    return _sure_lead(g, c, cls, opp, ruff_a, ruff_b), True
+    beats = (eligible >> c) & 1 and c > win_card
+    top_seat = p if beats else win_seat
+    fixed = n == 2 or (nxt == decl) == (top_seat == decl)
+    if not fixed:
+        top = c if beats else win_card
+        fixed = (next_elig & ~((2 << top) - 1)) == 0
+    return fixed, (top_seat == decl) == (p == decl), beats
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _sure_lead(g, c, cls, opp, ruff_a, ruff_b):
-    """Does card c, led by p, surely win the trick for p's side?  No opponent
+    """Does card c, led by p, surely win the trick for p's side (then the same for
+    p's cards that are neighbours of c among the cards in play)?  No opponent
     (``opp``: their cards) holds a higher card of its class and, for a plain
     card, none is void in its suit with a trump left (``ruff_a`` / ``ruff_b``:
     the hands of p's opponents that hold trumps, all bits set for the others;
@@ -436,118 +434,88 @@ def _ruff_hands(g, decl, p, h0, h1, h2):
     return ruff_a, ruff_b
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _insert_move(mv, d, count, c, score):
+    """Insert move c with its score into mv[d] (moves 0..count-1 sorted by descending
+    score; a new move goes after those with an equal score)."""
+    j = count
+    while j > 0 and mv[d, MAX_MOVES + j - 1] < score:
+        mv[d, j] = mv[d, j - 1]
+        mv[d, MAX_MOVES + j] = mv[d, MAX_MOVES + j - 1]
+        j -= 1
+    mv[d, j] = c
+    mv[d, MAX_MOVES + j] = score
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _run_choice(g, in_play, hand, cls, c, mine):
+    """For a settled trick: of my run of cards c, c+1, ... (neighbours among the cards
+    in play), the one to play: the most points into a trick my side takes, the
+    fewest into one it loses (the lowest such card)."""
+    best = c
+    nxt_card = c
+    while True:
+        higher = in_play & cls & ~((2 << nxt_card) - 1)
+        if higher == 0:
+            break
+        nxt_card = _low_index(higher)
+        if not (hand >> nxt_card) & 1:
+            break
+        if (POINTS[g, nxt_card] > POINTS[g, best]) if mine else (POINTS[g, nxt_card] < POINTS[g, best]):
+            best = nxt_card
+    return best
+
+
 @njit(cache=True, nogil=True)
 def _gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, flags):
     """Fill mv[d] with the legal, non-equivalent moves of the player to move, best first
     (trick led by ``lead``, n cards t0, t1 on the table; ``killer``: the killer lead at depth d)."""
-    is_null = g == NULL_GAME
+    if g == NULL_GAME:
+        return _gen_moves_null(g, decl, d, lead, n, h0, h1, h2, t0, t1, mv, tt_move, flags)
     p = _seat(lead + n)
     hand = h0 if p == 0 else (h1 if p == 1 else h2)
     trump = TRUMP_MASK[g]
     in_play = h0 | h1 | h2
-    if n >= 1:
-        in_play |= 1 << t0
-    if n >= 2:
-        in_play |= 1 << t1
-    if n == 0:
-        legal = hand
-    else:
-        follow = hand & CLASS_MASK[g, t0]
-        legal = follow if follow else hand
-
-    # Current trick state: winning card and its seat.
-    win_card = -1
-    win_seat = -1
-    eligible = 0
-    if n >= 1:
-        eligible = CLASS_MASK[g, t0] | trump
-        win_card = t0
-        win_seat = lead
-        if n == 2 and (eligible >> t1) & 1 and t1 > win_card:
-            win_card = t1
-            win_seat = _seat(lead + 1)
-    nxt = _seat(p + 1)  # the player after me (only relevant when n == 1)
-    nxt_hand = h0 if nxt == 0 else (h1 if nxt == 1 else h2)
     p_is_decl = p == decl
-    hd = h0 if decl == 0 else (h1 if decl == 1 else h2)
     no_equiv = (flags & FLAG_NO_EQUIV) != 0
     no_order = (flags & FLAG_NO_ORDER) != 0
-    use_killer = (flags & FLAG_NO_KILLER) == 0
-
-    # Hands of my opponents (for "sure winner" on lead).
-    opp = 0
-    for s in range(3):
-        if s != p and (p_is_decl or s == decl):
-            opp |= h0 if s == 0 else (h1 if s == 1 else h2)
-    ruff_a = -1
-    ruff_b = -1
-    if n == 0 and not is_null:
-        ruff_a, ruff_b = _ruff_hands(g, decl, p, h0, h1, h2)
-
     count = 0
-    m = legal
-    while m:
-        c = _low_index(m)
-        m &= m - 1
-        cls = CLASS_MASK[g, c]
-        pts = POINTS[g, c]
-        fixed = False
-        mine = False
-        if not is_null:
-            fixed, mine = _side_settled(g, decl, n, p, c, cls, win_card, win_seat, eligible, nxt, nxt_hand, t0,
-                                        opp, ruff_a, ruff_b)
-        if not no_equiv:
-            lower = in_play & cls & ((1 << c) - 1)
-            if fixed:
-                # Then those neighbours win or lose this trick alike, and the games
-                # after them differ only in which of them is still held.  Whoever
-                # takes this trick, the card kept goes to whoever takes a later one,
-                # so my side does at least as well by putting the most points into a
-                # trick it takes and the fewest into one it loses: one card per run.
-                if lower and (hand >> _high_index(lower)) & 1:
-                    continue  # not the lowest of its run: the run was handled there
-                best = c
-                nxt_card = c
-                while True:
-                    higher = in_play & cls & ~((2 << nxt_card) - 1)
-                    if higher == 0:
-                        break
-                    nxt_card = _low_index(higher)
-                    if not (hand >> nxt_card) & 1:
-                        break
-                    if (POINTS[g, nxt_card] > POINTS[g, best]) if mine else (POINTS[g, nxt_card] < POINTS[g, best]):
-                        best = nxt_card
-                c = best
-                pts = POINTS[g, c]
-            elif lower:
-                b = _high_index(lower)
-                if (hand >> b) & 1 and (is_null or POINTS[g, b] == pts):
-                    continue  # same outcome as the lower neighbour in my hand
-        score = 0
-        if not no_order:
-            if is_null:
-                rank = c & 7  # null layout: suit * 8 + rank
-                if n == 0:
-                    # Lead low cards: the declarer wants cards others must overtake.
-                    score = -rank
-                    if not p_is_decl:
-                        # Defenders: lead under the declarer's cards of that suit, so
-                        # that he must go over.
-                        decl_hand = h0 if decl == 0 else (h1 if decl == 1 else h2)
-                        decl_suit = decl_hand & cls
-                        if decl_suit:
-                            score += 100 if _low_index(decl_suit) > c else 50
-                else:
-                    beats = (eligible >> c) & 1 and c > win_card
-                    if p_is_decl:
-                        # Duck with the highest card that stays under; if forced, go low.
-                        score = 100 + rank if not beats else -rank
-                    elif win_seat == decl:
-                        # Keep the declarer's card on top; shed high cards while doing so.
-                        score = 100 + rank if not beats else -100 - rank
-                    else:
-                        score = -rank
-            elif n == 0:
+
+    # Whoever takes this trick, the card kept goes to whoever takes a later one, so
+    # when the side that takes it is settled my side does at least as well by
+    # putting the most points into a trick it takes and the fewest into one it
+    # loses: one card per run of neighbours in my hand (``_run_choice``).  Else a
+    # card with the points of its lower neighbour in my hand is the same move.
+    if n == 0:
+        hd = h0 if decl == 0 else (h1 if decl == 1 else h2)
+        # Hands of my opponents (for "sure winner" on lead).
+        opp = 0
+        for s in range(3):
+            if s != p and (p_is_decl or s == decl):
+                opp |= h0 if s == 0 else (h1 if s == 1 else h2)
+        ruff_a, ruff_b = _ruff_hands(g, decl, p, h0, h1, h2)
+        partner_hand = in_play & ~hand & ~hd
+        killer_card = killer if (flags & FLAG_NO_KILLER) == 0 else -2
+        m = hand
+        while m:
+            c = _low_index(m)
+            m &= m - 1
+            cls = CLASS_MASK[g, c]
+            pts = POINTS[g, c]
+            fixed = _sure_lead(g, c, cls, opp, ruff_a, ruff_b)
+            if not no_equiv:
+                lower = in_play & cls & ((1 << c) - 1)
+                if fixed:
+                    if lower and (hand >> _high_index(lower)) & 1:
+                        continue  # not the lowest of its run: the run was handled there
+                    c = _run_choice(g, in_play, hand, cls, c, True)
+                    pts = POINTS[g, c]
+                elif lower:
+                    b = _high_index(lower)
+                    if (hand >> b) & 1 and POINTS[g, b] == pts:
+                        continue  # same outcome as the lower neighbour in my hand
+            score = 0
+            if not no_order:
                 if fixed:  # a sure winner
                     score = 1000 + 16 * pts + (c & 3)
                 else:
@@ -558,38 +526,140 @@ def _gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, fla
                         # Defenders: lead a suit the partner can take (a card above
                         # all of the declarer's in it, or a ruff) before other low cards.
                         decl_suit = hd & cls
-                        partner_hand = (h0 | h1 | h2) & ~hand & ~hd
                         partner_suit = partner_hand & cls
                         if decl_suit != 0 and ((partner_suit != 0 and _high_index(partner_suit) > _high_index(decl_suit))
                                                or (partner_suit == 0 and (partner_hand & trump) != 0)):
                             score += PARTNER_LEAD_BONUS
-            else:
+                if c == killer_card:
+                    # Killer lead: the lead that refuted a sibling at this depth often
+                    # refutes this position too.  The declarer's goes before his sure
+                    # winners (cashing them first is often the wrong plan).
+                    score = max(score, KILLER_SCORE_DECLARER if p_is_decl else KILLER_SCORE)
+                if c == tt_move:
+                    score = 1_000_000
+            _insert_move(mv, d, count, c, score)
+            count += 1
+        return count
+
+    # Following: the trick's best card so far and its seat.
+    led_cls = CLASS_MASK[g, t0]
+    in_play |= 1 << t0
+    if n >= 2:
+        in_play |= 1 << t1
+    follow = hand & led_cls
+    legal = follow if follow else hand
+    eligible = led_cls | trump
+    win_card = t0
+    win_seat = lead
+    if n == 2 and (eligible >> t1) & 1 and t1 > win_card:
+        win_card = t1
+        win_seat = _seat(lead + 1)
+    nxt = _seat(p + 1)  # the player after me (only relevant when n == 1)
+    nxt_hand = h0 if nxt == 0 else (h1 if nxt == 1 else h2)
+    follow_next = nxt_hand & led_cls
+    next_elig = (follow_next if follow_next else nxt_hand) & eligible
+    m = legal
+    while m:
+        c = _low_index(m)
+        m &= m - 1
+        cls = CLASS_MASK[g, c]
+        pts = POINTS[g, c]
+        fixed, mine, beats = _follow_settled(decl, n, p, c, win_card, win_seat, eligible, nxt, next_elig)
+        if not no_equiv:
+            lower = in_play & cls & ((1 << c) - 1)
+            if fixed:
+                if lower and (hand >> _high_index(lower)) & 1:
+                    continue  # not the lowest of its run: the run was handled there
+                c = _run_choice(g, in_play, hand, cls, c, mine)
+                pts = POINTS[g, c]
                 beats = (eligible >> c) & 1 and c > win_card
-                # My side surely takes the trick if that is settled, and also (for the
-                # ordering) when it is not settled only because my partner, playing
-                # last, can beat the opponents' best card: then my points go into it.
-                if fixed == mine:
-                    score = 1000 + 16 * pts - (c - _low_index(cls))
-                elif beats and n == 1:
-                    # Beating for now forces the last player to spend a high card.
-                    score = 500 - 16 * pts - (c - _low_index(cls))
-                else:
-                    score = -16 * pts - (c - _low_index(cls))
-            if n == 0 and use_killer and not is_null and c == killer:
-                # Killer lead: the lead that refuted a sibling at this depth often
-                # refutes this position too.  The declarer's goes before his sure
-                # winners (cashing them first is often the wrong plan).
-                score = max(score, KILLER_SCORE_DECLARER if p_is_decl else KILLER_SCORE)
+            elif lower:
+                b = _high_index(lower)
+                if (hand >> b) & 1 and POINTS[g, b] == pts:
+                    continue  # same outcome as the lower neighbour in my hand
+        score = 0
+        if not no_order:
+            # My side surely takes the trick if that is settled, and also (for the
+            # ordering) when it is not settled only because my partner, playing
+            # last, can beat the opponents' best card: then my points go into it.
+            if fixed == mine:
+                score = 1000 + 16 * pts - (c - _low_index(cls))
+            elif beats and n == 1:
+                # Beating for now forces the last player to spend a high card.
+                score = 500 - 16 * pts - (c - _low_index(cls))
+            else:
+                score = -16 * pts - (c - _low_index(cls))
             if c == tt_move:
                 score = 1_000_000
-        # insertion into sorted position (descending score)
-        j = count
-        while j > 0 and mv[d, MAX_MOVES + j - 1] < score:
-            mv[d, j] = mv[d, j - 1]
-            mv[d, MAX_MOVES + j] = mv[d, MAX_MOVES + j - 1]
-            j -= 1
-        mv[d, j] = c
-        mv[d, MAX_MOVES + j] = score
+        _insert_move(mv, d, count, c, score)
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _gen_moves_null(g, decl, d, lead, n, h0, h1, h2, t0, t1, mv, tt_move, flags):
+    """``_gen_moves`` for null: no settled runs (any card may take the trick), a card
+    next to a lower one in my hand is the same move."""
+    p = _seat(lead + n)
+    hand = h0 if p == 0 else (h1 if p == 1 else h2)
+    in_play = h0 | h1 | h2
+    p_is_decl = p == decl
+    no_equiv = (flags & FLAG_NO_EQUIV) != 0
+    no_order = (flags & FLAG_NO_ORDER) != 0
+    decl_hand = h0 if decl == 0 else (h1 if decl == 1 else h2)
+    eligible = 0
+    win_card = -1
+    win_seat = -1
+    if n == 0:
+        legal = hand
+    else:
+        led_cls = CLASS_MASK[g, t0]
+        in_play |= 1 << t0
+        if n >= 2:
+            in_play |= 1 << t1
+        follow = hand & led_cls
+        legal = follow if follow else hand
+        eligible = led_cls | TRUMP_MASK[g]
+        win_card = t0
+        win_seat = lead
+        if n == 2 and (eligible >> t1) & 1 and t1 > win_card:
+            win_card = t1
+            win_seat = _seat(lead + 1)
+    count = 0
+    m = legal
+    while m:
+        c = _low_index(m)
+        m &= m - 1
+        cls = CLASS_MASK[g, c]
+        if not no_equiv:
+            lower = in_play & cls & ((1 << c) - 1)
+            if lower and (hand >> _high_index(lower)) & 1:
+                continue  # same outcome as the lower neighbour in my hand
+        score = 0
+        if not no_order:
+            rank = c & 7  # null layout: suit * 8 + rank
+            if n == 0:
+                # Lead low cards: the declarer wants cards others must overtake.
+                score = -rank
+                if not p_is_decl:
+                    # Defenders: lead under the declarer's cards of that suit, so
+                    # that he must go over.
+                    decl_suit = decl_hand & cls
+                    if decl_suit:
+                        score += 100 if _low_index(decl_suit) > c else 50
+            else:
+                beats = (eligible >> c) & 1 and c > win_card
+                if p_is_decl:
+                    # Duck with the highest card that stays under; if forced, go low.
+                    score = 100 + rank if not beats else -rank
+                elif win_seat == decl:
+                    # Keep the declarer's card on top; shed high cards while doing so.
+                    score = 100 + rank if not beats else -100 - rank
+                else:
+                    score = -rank
+            if c == tt_move:
+                score = 1_000_000
+        _insert_move(mv, d, count, c, score)
         count += 1
     return count
 
