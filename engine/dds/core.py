@@ -101,12 +101,6 @@ for _m in range(256):
         PEXT8[_m, _x] = sum(1 << k for k, b in enumerate(_bits) if _x >> b & 1)
 BYTE_COUNT = np.array([bin(v).count("1") for v in range(256)], np.int64)
 
-# De Bruijn table for the index of the lowest set bit of a 32-bit mask.
-_DEBRUIJN_MUL = 0x077CB531
-DEBRUIJN = np.zeros(32, np.int64)
-for _i in range(32):
-    DEBRUIJN[((1 << _i) * _DEBRUIJN_MUL & 0xFFFFFFFF) >> 27] = _i
-
 # ---------------------------------------------------------------- context layout
 
 MAX_DEPTH = 34  # 30 card plays + root + slack
