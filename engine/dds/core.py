@@ -675,6 +675,42 @@ def _cheapest_points(g, hand, k):
     return total
 
 
+@njit(cache=True, nogil=True)
+def _cheapest_of(g, mask, k):
+    """Least points of k cards of ``mask`` (all of them if it holds fewer)."""
+    total = 0
+    for level in range(N_POINT_LEVELS):
+        if k <= 0:
+            break
+        take = min(_popcount(mask & LEVEL_MASK[g, level]), k)
+        total += take * LEVEL_POINTS[level]
+        k -= take
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _plain_cash(g, hl, opp_a, opp_b):
+    """Points the leader's side surely takes by leading plain cards above every other
+    card of their suit while both opponents must still follow it (so neither can ruff):
+    per suit as many rounds as the leader has such cards and each opponent has cards
+    of the suit; the leader's costliest top cards and the opponents' cheapest."""
+    total = 0
+    plain = hl & ~TRUMP_MASK[g]
+    while plain:
+        cls = CLASS_MASK[g, _low_index(plain)]
+        held = plain & cls
+        plain &= ~cls
+        a = opp_a & cls
+        b = opp_b & cls
+        if a == 0 or b == 0:
+            continue
+        top = held & ~((2 << _high_index(a | b)) - 1)
+        rounds = min(_popcount(top), _popcount(a), _popcount(b))
+        if rounds:
+            total += _highest_points(g, top, rounds) + _cheapest_of(g, a, rounds) + _cheapest_of(g, b, rounds)
+    return total
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _max_trumps(g, decl, x0, x1, x2):
     """The larger number of trumps held by one defender."""
@@ -740,6 +776,13 @@ def _sure_points(g, decl, lead, x0, x1, x2):
             for o in range(3):
                 if o != decl:
                     decl_sure += _cheapest_points(g, x0 if o == 0 else (x1 if o == 1 else x2), tricks)
+        if (decl_top == 0 or _max_trumps(g, decl, x0, x1, x2) > _popcount(decl_top)) and theirs != 0:
+            # Trumps not drawn: before them, his plain cards above the defenders' win
+            # while both must still follow that suit.  (The defenders' cheapest cards are
+            # counted per phase; their least total over both phases is at least that sum.)
+            da = x0 if decl != 0 else x1
+            db = x2 if decl != 2 else x1
+            decl_sure += _plain_cash(g, hd, da, db)
     else:
         hl = x0 if lead == 0 else (x1 if lead == 1 else x2)
         if hl & def_top or mine == 0:
@@ -749,7 +792,8 @@ def _sure_points(g, decl, lead, x0, x1, x2):
             # overtake (no trump of his above the leader's lowest unbeatable one).
             partner = (x0 | x1 | x2) & ~hd & ~hl
             keeps_lead = tricks == 0 or (partner & trump & ~((2 << _low_index(hl & def_top)) - 1)) == 0
-            if _popcount(mine) <= tricks and keeps_lead:
+            drawn = _popcount(mine) <= tricks and keeps_lead
+            if drawn:
                 # The leader's unbeatable trumps draw the declarer's; then his plain
                 # cards above both other hands in their suit win (as many as a
                 # partner with trumps left can follow, so that he never has to ruff
@@ -771,6 +815,25 @@ def _sure_points(g, decl, lead, x0, x1, x2):
                     def_sure += _highest_points(g, top, m)
                     tricks += m
             def_sure += _cheapest_points(g, hd, tricks)
+        else:
+            drawn = False
+        if not drawn and mine != 0:
+            # Trumps not drawn: before them, the leader's plain cards above both other
+            # hands win while the declarer must still follow that suit (the partner
+            # follows below them or discards).
+            partner = (x0 | x1 | x2) & ~hd & ~hl
+            plain = hl & ~trump
+            while plain:
+                cls = CLASS_MASK[g, _low_index(plain)]
+                held = plain & cls
+                plain &= ~cls
+                dsuit = hd & cls
+                if dsuit == 0:
+                    continue
+                top = held & ~((2 << _high_index(dsuit | (partner & cls))) - 1)
+                rounds = min(_popcount(top), _popcount(dsuit))
+                if rounds:
+                    def_sure += _highest_points(g, top, rounds) + _cheapest_of(g, dsuit, rounds)
     return decl_sure, def_sure
 
 
