@@ -482,3 +482,17 @@ def test_static_bounds_hold_deeper_in_the_game():
         assert pos.declarer_points + decl_sure <= value <= pos.declarer_points + future - def_sure, pos
         tightened += decl_sure > 0 or def_sure > 0
     assert tightened > 100  # the bounds are not vacuous
+
+
+def test_table_key_pext_packs_the_selected_bits():
+    """The table key's pext (BMI2 instruction or byte tables, whichever this host uses)."""
+    from numba import njit
+
+    pext = njit(lambda x, u: core._pext(x, u))
+    rng = random.Random(5)
+    for _ in range(500):
+        x, u = rng.getrandbits(32), rng.getrandbits(32)
+        expected = 0
+        for i, bit in enumerate(b for b in range(32) if u >> b & 1):
+            expected |= (x >> bit & 1) << i
+        assert pext(x, u) == expected
