@@ -689,11 +689,12 @@ def _cheapest_of(g, mask, k):
 
 
 @njit(cache=True, nogil=True)
-def _plain_cash(g, hl, opp_a, opp_b):
+def _plain_cash(g, hl, opp_a, opp_b, two_opponents, partner):
     """Points the leader's side surely takes by leading plain cards above every other
-    card of their suit while both opponents must still follow it (so neither can ruff):
-    per suit as many rounds as the leader has such cards and each opponent has cards
-    of the suit; the leader's costliest top cards and the opponents' cheapest."""
+    card of their suit while the opponents (``opp_a``, and ``opp_b`` when there are
+    two) must still follow it, so none can ruff: per suit as many rounds as the leader
+    has such cards and each opponent has cards of the suit; the leader's costliest
+    top cards and the opponents' cheapest.  A partner follows below them or discards."""
     total = 0
     plain = hl & ~TRUMP_MASK[g]
     while plain:
@@ -701,13 +702,17 @@ def _plain_cash(g, hl, opp_a, opp_b):
         held = plain & cls
         plain &= ~cls
         a = opp_a & cls
-        b = opp_b & cls
-        if a == 0 or b == 0:
+        b = opp_b & cls if two_opponents else 0
+        if a == 0 or (two_opponents and b == 0):
             continue
-        top = held & ~((2 << _high_index(a | b)) - 1)
-        rounds = min(_popcount(top), _popcount(a), _popcount(b))
+        top = held & ~((2 << _high_index(a | b | (partner & cls))) - 1)
+        rounds = min(_popcount(top), _popcount(a))
+        if two_opponents:
+            rounds = min(rounds, _popcount(b))
         if rounds:
-            total += _highest_points(g, top, rounds) + _cheapest_of(g, a, rounds) + _cheapest_of(g, b, rounds)
+            total += _highest_points(g, top, rounds) + _cheapest_of(g, a, rounds)
+            if two_opponents:
+                total += _cheapest_of(g, b, rounds)
     return total
 
 
@@ -782,7 +787,7 @@ def _sure_points(g, decl, lead, x0, x1, x2):
             # counted per phase; their least total over both phases is at least that sum.)
             da = x0 if decl != 0 else x1
             db = x2 if decl != 2 else x1
-            decl_sure += _plain_cash(g, hd, da, db)
+            decl_sure += _plain_cash(g, hd, da, db, True, 0)
     else:
         hl = x0 if lead == 0 else (x1 if lead == 1 else x2)
         if hl & def_top or mine == 0:
@@ -821,19 +826,7 @@ def _sure_points(g, decl, lead, x0, x1, x2):
             # Trumps not drawn: before them, the leader's plain cards above both other
             # hands win while the declarer must still follow that suit (the partner
             # follows below them or discards).
-            partner = (x0 | x1 | x2) & ~hd & ~hl
-            plain = hl & ~trump
-            while plain:
-                cls = CLASS_MASK[g, _low_index(plain)]
-                held = plain & cls
-                plain &= ~cls
-                dsuit = hd & cls
-                if dsuit == 0:
-                    continue
-                top = held & ~((2 << _high_index(dsuit | (partner & cls))) - 1)
-                rounds = min(_popcount(top), _popcount(dsuit))
-                if rounds:
-                    def_sure += _highest_points(g, top, rounds) + _cheapest_of(g, dsuit, rounds)
+            def_sure += _plain_cash(g, hl, hd, 0, False, (x0 | x1 | x2) & ~hd & ~hl)
     return decl_sure, def_sure
 
 
