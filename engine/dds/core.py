@@ -31,6 +31,8 @@ stack) and ``mv`` (int64[MAX_DEPTH, MOVE_COLUMNS], move lists).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -830,34 +832,206 @@ def _sure_points(g, decl, lead, x0, x1, x2):
     return decl_sure, def_sure
 
 
+# ---------------------------------------------------------------- null: one suit at a time
+#
+# Null, defenders on lead: the declarer is safe for the rest of the game if he
+# is safe in every suit on its own, in a game that gives the defenders more
+# than they have: they choose which of them leads each trick of the suit, and
+# either may throw away up to k of his cards of the suit at any moment (k
+# bounded by the tricks of other suits in which he can be void, see
+# ``_null_declarer_safe``).  The declarer plays each trick of a suit as that
+# suit's game says, and when void in the led suit throws away the highest card
+# of any suit: taking a suit's highest card from him never makes it unsafe (he
+# plays the next lower card wherever he would have played it).
+#
+# NULL_SUIT_WINS[key] bit 4 * ka + kb: the defenders force the declarer to
+# take a trick of the suit, with discard budgets ka / kb (3 = unlimited) for
+# the defender after the declarer (A: when he leads, the declarer plays last)
+# and the one before him (B: when he leads, the declarer plays second).  The
+# key holds two bits per rank, low rank first: 0 gone, 1 declarer, 2 A, 3 B.
+
+NULL_UNLIMITED = 3
+
+
+def _spread_table():
+    spread = np.zeros(256, np.int64)
+    for m in range(256):
+        spread[m] = sum(1 << (2 * r) for r in range(8) if m >> r & 1)
+    return spread
+
+
+SPREAD2 = _spread_table()
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _suit_key(d, a, b):
+    return SPREAD2[d] | (SPREAD2[a] << 1) | SPREAD2[b] | (SPREAD2[b] << 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _suit_forced(table, d, a, b, ka, kb):
+    return (table[_suit_key(d, a, b)] >> (4 * ka + kb)) & 1
+
+
+@njit(cache=True)
+def _build_null_suit_table():
+    table = np.zeros(1 << 16, np.int64)
+    for total in range(2, 9):  # a forced trick needs a declarer card and a defender card
+        for key in range(1 << 16):
+            d = 0
+            a = 0
+            b = 0
+            for r in range(8):
+                owner = (key >> (2 * r)) & 3
+                if owner == 1:
+                    d |= 1 << r
+                elif owner == 2:
+                    a |= 1 << r
+                elif owner == 3:
+                    b |= 1 << r
+            if d == 0 or (a | b) == 0 or _popcount(d | a | b) != total:
+                continue
+            bits = 0
+            for ka in range(4):
+                for kb in range(4):
+                    if _suit_defenders_win(table, d, a, b, ka, kb):
+                        bits |= 1 << (4 * ka + kb)
+            table[key] = bits
+    return table
+
+
+@njit(cache=True, nogil=True)
+def _suit_defenders_win(table, d, a, b, ka, kb):
+    """One state of the suit game (smaller states already in the table)."""
+    if d == 0 or (a | b) == 0:
+        return False
+    if ka > 0:  # A throws a card of the suit away on another suit's trick
+        nka = ka if ka == NULL_UNLIMITED else ka - 1
+        m = a
+        while m:
+            x = m & -m
+            m ^= x
+            if _suit_forced(table, d, a ^ x, b, nka, kb):
+                return True
+    if kb > 0:
+        nkb = kb if kb == NULL_UNLIMITED else kb - 1
+        m = b
+        while m:
+            y = m & -m
+            m ^= y
+            if _suit_forced(table, d, a, b ^ y, ka, nkb):
+                return True
+    # A leads, B follows (or is void), the declarer plays last and must stay under both.
+    ma = a
+    while ma:
+        x = ma & -ma
+        ma ^= x
+        mb = b if b else 1 << 8  # 1 << 8: B void, plays no card of the suit
+        while mb:
+            y = mb & -mb
+            mb ^= y
+            yb = y & 255
+            top = x if x > yb else yb
+            under = d & (top - 1)
+            escapes = False
+            while under:
+                c = under & -under
+                under ^= c
+                if not _suit_forced(table, d ^ c, a ^ x, b ^ yb, ka, kb):
+                    escapes = True
+                    break
+            if not escapes:
+                return True
+    # B leads, the declarer plays second, A last (A overtakes only if he must).
+    mb = b
+    while mb:
+        y = mb & -mb
+        mb ^= y
+        escapes = False
+        md = d
+        while md and not escapes:
+            c = md & -md
+            md ^= c
+            if c > y and (a == 0 or (a & (c - 1)) != 0):
+                continue  # A stays under (or is void): the declarer takes the trick
+            # Safe in this trick; A answers with any card (all above c when c > y).
+            if a == 0:
+                escapes = not _suit_forced(table, d ^ c, a, b ^ y, ka, kb)
+            else:
+                all_safe = True
+                m = a
+                while m:
+                    x = m & -m
+                    m ^= x
+                    if _suit_forced(table, d ^ c, a ^ x, b ^ y, ka, kb):
+                        all_safe = False
+                        break
+                escapes = all_safe
+        if not escapes:
+            return True
+    return False
+
+
+NULL_SUIT_TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "null_suit_game.npz"
+
+
+def write_null_suit_table(path: Path = NULL_SUIT_TABLE_PATH) -> None:
+    """Compute the suit game's table and store it (it is loaded, not built, at import:
+    building needs numba's compiler, ~0.5 s in the main thread)."""
+    np.savez_compressed(path, wins=_build_null_suit_table().astype(np.uint16))
+
+
+def _load_null_suit_table() -> np.ndarray:
+    with np.load(NULL_SUIT_TABLE_PATH) as stored:
+        return stored["wins"].astype(np.int64)
+
+
+NULL_SUIT_WINS = _load_null_suit_table()
+"""Built by ``_build_null_suit_table``; tests/engine/test_dds.py checks the stored copy."""
+
+
 @njit(cache=True, nogil=True)
 def _null_declarer_safe(g, decl, x0, x1, x2):
     """Null, defenders on lead: can the declarer duck every trick from now on?
 
-    Yes if in every suit his i-th lowest card is under the defenders' i-th
-    lowest card (both defenders' cards together), for i up to the larger
-    defender holding.  A defender lead in that suit is always at least the
-    defenders' i-th lowest card in the i-th such trick, and the declarer
-    ducks with his lowest; every such trick takes a card from each defender
-    still holding the suit, so there are at most that many; his discards
-    come from the top.  Never winning a trick, he never leads.
+    Yes if he is safe in every suit's game (``NULL_SUIT_WINS``).  A defender
+    can throw a card away only on a trick his partner leads in a suit he is
+    void in; before he is void in suit s, at most sum over the other suits t
+    of max(0, partner's t cards - his t cards) such tricks can have come
+    (each of his t cards left on a trick his partner followed, or on a
+    discard that itself used such a trick), so that bounds his discards of s.
     """
     hd = x0 if decl == 0 else (x1 if decl == 1 else x2)
-    ha = x0 if decl != 0 else x1
-    hb = x2 if decl != 2 else x1
+    sa = _seat(decl + 1)
+    sb = _seat(decl + 2)
+    ha = x0 if sa == 0 else (x1 if sa == 1 else x2)
+    hb = x0 if sb == 0 else (x1 if sb == 1 else x2)
+    slots_a = 0  # tricks B can lead in a suit A is void in, all suits
+    slots_b = 0
+    for suit in range(4):
+        la = _popcount((ha >> (8 * suit)) & 255)
+        lb = _popcount((hb >> (8 * suit)) & 255)
+        if lb > la:
+            slots_a += lb - la
+        else:
+            slots_b += la - lb
     for suit in range(4):
         shift = 8 * suit
         dm = (hd >> shift) & 255
         am = (ha >> shift) & 255
         bm = (hb >> shift) & 255
-        xm = am | bm
-        tricks = max(_popcount(am), _popcount(bm))
-        while dm and xm and tricks > 0:
-            if (dm & -dm) > (xm & -xm):
-                return False
-            dm &= dm - 1
-            xm &= xm - 1
-            tricks -= 1
+        if dm == 0 or (am | bm) == 0:
+            continue
+        la = _popcount(am)
+        lb = _popcount(bm)
+        ka = slots_a - (lb - la if lb > la else 0)
+        kb = slots_b - (la - lb if la > lb else 0)
+        if ka > NULL_UNLIMITED:
+            ka = NULL_UNLIMITED
+        if kb > NULL_UNLIMITED:
+            kb = NULL_UNLIMITED
+        if _suit_forced(NULL_SUIT_WINS, dm, am, bm, ka, kb):
+            return False
     return True
 
 

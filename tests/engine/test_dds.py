@@ -441,12 +441,38 @@ def test_pimc_obeys_stop_and_deadline_during_long_solves(threads):
     assert decision.analysis.worlds > 0
 
 
+def test_stored_null_suit_table_is_the_built_one():
+    assert np.array_equal(core._build_null_suit_table(), core.NULL_SUIT_WINS), \
+        "regenerate: python -c 'from engine.dds.core import write_null_suit_table; write_null_suit_table()'"
+
+
+def _ranks(*names):
+    return sum(1 << "789TJQKA".index(n) for n in names)
+
+
+def test_null_suit_game_worked_examples():
+    """One suit on its own: A is the defender after the declarer (when A leads, the
+    declarer plays last), B the one before him (when B leads, the declarer plays second)."""
+    wins = core.NULL_SUIT_WINS
+    # Declarer 8 T, A 7 J Q, B 9 A: B's 9 or A covers every low lead - unless B
+    # can throw one of them away first (B leads the ace, A keeps the 7 for later).
+    assert not core._suit_forced(wins, _ranks("8", "T"), _ranks("7", "J", "Q"), _ranks("9", "A"), 0, 0)
+    assert core._suit_forced(wins, _ranks("8", "T"), _ranks("7", "J", "Q"), _ranks("9", "A"), 0, 1)
+    # A lone 7 is never forced; a lone 8 under a defender's 7 is, whoever holds the 7.
+    assert not core._suit_forced(wins, _ranks("7"), _ranks("8", "9"), _ranks("T"), 3, 3)
+    assert core._suit_forced(wins, _ranks("8"), _ranks("7"), 0, 0, 0)
+    assert core._suit_forced(wins, _ranks("8"), 0, _ranks("7"), 0, 0)
+    # B leads the 7 and the declarer plays second: A must go over his 8 with the 9.
+    assert not core._suit_forced(wins, _ranks("8"), _ranks("9"), _ranks("7"), 0, 0)
+    assert core._suit_forced(wins, _ranks("8"), _ranks("9"), _ranks("7"), 1, 0)
+
+
 def test_static_bounds_never_contradict_the_reference():
     """Sure points (suit/grand) and the null safety test, at trick starts, against exact values."""
     rng = random.Random(21)
     checked = 0
     null_safe = 0
-    while checked < 400 or null_safe < 20:
+    while checked < 400 or null_safe < 60:
         game = GameType.NULL if checked % 2 else GameType(rng.randrange(5))
         pos = random_position(rng, game, 3 * rng.randrange(5, 9))
         if pos.trick:
