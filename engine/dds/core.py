@@ -841,86 +841,112 @@ def _sure_points(g, decl, lead, x0, x1, x2):
 # bounded by the tricks of other suits in which he can be void, see
 # ``_null_declarer_safe``).  The declarer plays each trick of a suit as that
 # suit's game says, and when void in the led suit throws away the highest card
-# of any suit: taking a suit's highest card from him never makes it unsafe (he
+# of a suit: taking a suit's highest card from him never makes it unsafe (he
 # plays the next lower card wherever he would have played it).
 #
-# NULL_SUIT_WINS[key] bit 4 * ka + kb: the defenders force the declarer to
-# take a trick of the suit, with discard budgets ka / kb (3 = unlimited) for
-# the defender after the declarer (A: when he leads, the declarer plays last)
-# and the one before him (B: when he leads, the declarer plays second).  The
-# key holds two bits per rank, low rank first: 0 gone, 1 declarer, 2 A, 3 B.
+# Of a defender's k discards only u (<= k) need be "unpaired": the others fall
+# on tricks in which the declarer is void too, and he then throws away his
+# highest card of this suit.  Only one suit can be given the declarer's
+# discards, so u < k is used for at most one suit (``_null_declarer_safe``).
+#
+# NULL_SUIT_WINS[state, word] bit (index(ka, ua) * 10 + index(kb, ub)) - 64 * word,
+# with index(k, u) = k (k + 1) / 2 + u: the defenders force the declarer to
+# take a trick of the suit.  A is the defender after the declarer (when he
+# leads, the declarer plays last), B the one before him (when he leads, the
+# declarer plays second); k and u range 0..3, 3 = unlimited.
 
 NULL_UNLIMITED = 3
+NULL_BUDGETS = 10  # (k, u) pairs with 0 <= u <= k <= 3
 
 
-def _spread_table():
-    spread = np.zeros(256, np.int64)
-    for m in range(256):
-        spread[m] = sum(1 << (2 * r) for r in range(8) if m >> r & 1)
-    return spread
-
-
-SPREAD2 = _spread_table()
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _suit_key(d, a, b):
-    return SPREAD2[d] | (SPREAD2[a] << 1) | SPREAD2[b] | (SPREAD2[b] << 1)
+# Only the order of the cards still out matters: a state's index is its
+# owners in rank order as a base-3 number (declarer 0, A 1, B 2) after the
+# states with fewer cards (9,841 states, 2 words each).
+SUIT_STATES_BEFORE = np.array([sum(3 ** k for k in range(n)) for n in range(10)], np.int64)
+TERNARY_BITS = np.array([sum(3 ** r for r in range(8) if m >> r & 1) for m in range(256)], np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _suit_forced(table, d, a, b, ka, kb):
-    return (table[_suit_key(d, a, b)] >> (4 * ka + kb)) & 1
+def _suit_index(d, a, b):
+    out = d | a | b
+    return SUIT_STATES_BEFORE[_popcount(out)] + TERNARY_BITS[PEXT8[out, a]] + 2 * TERNARY_BITS[PEXT8[out, b]]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _suit_forced(table, d, a, b, ka, ua, kb, ub):
+    bit = ((ka * (ka + 1)) // 2 + ua) * NULL_BUDGETS + (kb * (kb + 1)) // 2 + ub
+    return (table[_suit_index(d, a, b), bit >> 6] >> (bit & 63)) & 1
 
 
 @njit(cache=True)
 def _build_null_suit_table():
-    table = np.zeros(1 << 16, np.int64)
+    table = np.zeros((SUIT_STATES_BEFORE[9], 2), np.int64)
     for total in range(2, 9):  # a forced trick needs a declarer card and a defender card
-        for key in range(1 << 16):
+        for owners in range(3 ** total):
             d = 0
             a = 0
             b = 0
-            for r in range(8):
-                owner = (key >> (2 * r)) & 3
-                if owner == 1:
+            rest = owners
+            for r in range(total):
+                owner = rest % 3
+                rest //= 3
+                if owner == 0:
                     d |= 1 << r
-                elif owner == 2:
+                elif owner == 1:
                     a |= 1 << r
-                elif owner == 3:
+                else:
                     b |= 1 << r
-            if d == 0 or (a | b) == 0 or _popcount(d | a | b) != total:
+            if d == 0 or (a | b) == 0:
                 continue
-            bits = 0
+            key = SUIT_STATES_BEFORE[total] + owners
             for ka in range(4):
-                for kb in range(4):
-                    if _suit_defenders_win(table, d, a, b, ka, kb):
-                        bits |= 1 << (4 * ka + kb)
-            table[key] = bits
+                for ua in range(ka + 1):
+                    for kb in range(4):
+                        for ub in range(kb + 1):
+                            if _suit_defenders_win(table, d, a, b, ka, ua, kb, ub):
+                                bit = ((ka * (ka + 1)) // 2 + ua) * NULL_BUDGETS + (kb * (kb + 1)) // 2 + ub
+                                table[key, bit >> 6] |= 1 << (bit & 63)
     return table
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _after_discard(k, u, unpaired):
+    """Budgets after one discard (unpaired or not)."""
+    nk = k if k == NULL_UNLIMITED else k - 1
+    if unpaired:
+        nu = u if u == NULL_UNLIMITED else u - 1
+    else:
+        nu = u if u < nk else nk
+    return nk, nu
+
+
 @njit(cache=True, nogil=True)
-def _suit_defenders_win(table, d, a, b, ka, kb):
+def _suit_defenders_win(table, d, a, b, ka, ua, kb, ub):
     """One state of the suit game (smaller states already in the table)."""
     if d == 0 or (a | b) == 0:
         return False
-    if ka > 0:  # A throws a card of the suit away on another suit's trick
-        nka = ka if ka == NULL_UNLIMITED else ka - 1
-        m = a
-        while m:
-            x = m & -m
-            m ^= x
-            if _suit_forced(table, d, a ^ x, b, nka, kb):
-                return True
-    if kb > 0:
-        nkb = kb if kb == NULL_UNLIMITED else kb - 1
-        m = b
-        while m:
-            y = m & -m
-            m ^= y
-            if _suit_forced(table, d, a, b ^ y, ka, nkb):
-                return True
+    # A or B throws a card of the suit away on another suit's trick; a paired
+    # discard takes the declarer's highest card of the suit with it.
+    d_top = 1 << _high_index(d)
+    for unpaired in (True, False):
+        if ka > 0 and (ua > 0 or not unpaired):
+            nka, nua = _after_discard(ka, ua, unpaired)
+            nd = d if unpaired else d ^ d_top
+            m = a
+            while m:
+                x = m & -m
+                m ^= x
+                if _suit_forced(table, nd, a ^ x, b, nka, nua, kb, ub):
+                    return True
+        if kb > 0 and (ub > 0 or not unpaired):
+            nkb, nub = _after_discard(kb, ub, unpaired)
+            nd = d if unpaired else d ^ d_top
+            m = b
+            while m:
+                y = m & -m
+                m ^= y
+                if _suit_forced(table, nd, a, b ^ y, ka, ua, nkb, nub):
+                    return True
     # A leads, B follows (or is void), the declarer plays last and must stay under both.
     ma = a
     while ma:
@@ -937,7 +963,7 @@ def _suit_defenders_win(table, d, a, b, ka, kb):
             while under:
                 c = under & -under
                 under ^= c
-                if not _suit_forced(table, d ^ c, a ^ x, b ^ yb, ka, kb):
+                if not _suit_forced(table, d ^ c, a ^ x, b ^ yb, ka, ua, kb, ub):
                     escapes = True
                     break
             if not escapes:
@@ -956,14 +982,14 @@ def _suit_defenders_win(table, d, a, b, ka, kb):
                 continue  # A stays under (or is void): the declarer takes the trick
             # Safe in this trick; A answers with any card (all above c when c > y).
             if a == 0:
-                escapes = not _suit_forced(table, d ^ c, a, b ^ y, ka, kb)
+                escapes = not _suit_forced(table, d ^ c, a, b ^ y, ka, ua, kb, ub)
             else:
                 all_safe = True
                 m = a
                 while m:
                     x = m & -m
                     m ^= x
-                    if _suit_forced(table, d ^ c, a ^ x, b ^ y, ka, kb):
+                    if _suit_forced(table, d ^ c, a ^ x, b ^ y, ka, ua, kb, ub):
                         all_safe = False
                         break
                 escapes = all_safe
@@ -978,7 +1004,7 @@ NULL_SUIT_TABLE_PATH = Path(__file__).resolve().parent.parent / "data" / "null_s
 def write_null_suit_table(path: Path = NULL_SUIT_TABLE_PATH) -> None:
     """Compute the suit game's table and store it (it is loaded, not built, at import:
     building needs numba's compiler, ~0.5 s in the main thread)."""
-    np.savez_compressed(path, wins=_build_null_suit_table().astype(np.uint16))
+    np.savez_compressed(path, wins=_build_null_suit_table())
 
 
 def _load_null_suit_table() -> np.ndarray:
@@ -990,16 +1016,24 @@ NULL_SUIT_WINS = _load_null_suit_table()
 """Built by ``_build_null_suit_table``; tests/engine/test_dds.py checks the stored copy."""
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _capped(k):
+    return k if k < NULL_UNLIMITED else NULL_UNLIMITED
+
+
 @njit(cache=True, nogil=True)
 def _null_declarer_safe(g, decl, x0, x1, x2):
     """Null, defenders on lead: can the declarer duck every trick from now on?
 
-    Yes if he is safe in every suit's game (``NULL_SUIT_WINS``).  A defender
-    can throw a card away only on a trick his partner leads in a suit he is
-    void in; before he is void in suit s, at most sum over the other suits t
-    of max(0, partner's t cards - his t cards) such tricks can have come
-    (each of his t cards left on a trick his partner followed, or on a
-    discard that itself used such a trick), so that bounds his discards of s.
+    Yes if he is safe in every suit's game (``NULL_SUIT_WINS``), or in all but
+    one, and in that one with his own discards.  A defender X can throw a
+    card away only on a trick his partner Y leads in a suit t he is void in;
+    before X is void in suit s, at most the sum over t != s of
+    max(0, |Y_t| - |X_t|) such tricks can have come (each of X's t cards left
+    on a trick Y followed, or on a discard that itself used such a trick), so
+    that bounds his discards of s.  Of those tricks, at most the sum of
+    max(0, min(|Y_t|, |D_t|) - |X_t|) find the declarer D still holding t
+    (same count); in the others he is void and throws away too.
     """
     hd = x0 if decl == 0 else (x1 if decl == 1 else x2)
     sa = _seat(decl + 1)
@@ -1008,13 +1042,20 @@ def _null_declarer_safe(g, decl, x0, x1, x2):
     hb = x0 if sb == 0 else (x1 if sb == 1 else x2)
     slots_a = 0  # tricks B can lead in a suit A is void in, all suits
     slots_b = 0
+    unpaired_a = 0  # of those, the ones in which the declarer may still hold the suit
+    unpaired_b = 0
     for suit in range(4):
-        la = _popcount((ha >> (8 * suit)) & 255)
-        lb = _popcount((hb >> (8 * suit)) & 255)
+        shift = 8 * suit
+        la = _popcount((ha >> shift) & 255)
+        lb = _popcount((hb >> shift) & 255)
+        ld = _popcount((hd >> shift) & 255)
         if lb > la:
             slots_a += lb - la
+            unpaired_a += max(0, min(lb, ld) - la)
         else:
             slots_b += la - lb
+            unpaired_b += max(0, min(la, ld) - lb)
+    open_suit = -1
     for suit in range(4):
         shift = 8 * suit
         dm = (hd >> shift) & 255
@@ -1024,15 +1065,27 @@ def _null_declarer_safe(g, decl, x0, x1, x2):
             continue
         la = _popcount(am)
         lb = _popcount(bm)
-        ka = slots_a - (lb - la if lb > la else 0)
-        kb = slots_b - (la - lb if la > lb else 0)
-        if ka > NULL_UNLIMITED:
-            ka = NULL_UNLIMITED
-        if kb > NULL_UNLIMITED:
-            kb = NULL_UNLIMITED
-        if _suit_forced(NULL_SUIT_WINS, dm, am, bm, ka, kb):
-            return False
-    return True
+        ka = _capped(slots_a - (lb - la if lb > la else 0))
+        kb = _capped(slots_b - (la - lb if la > lb else 0))
+        if _suit_forced(NULL_SUIT_WINS, dm, am, bm, ka, ka, kb, kb):
+            if open_suit >= 0:
+                return False
+            open_suit = suit
+    if open_suit < 0:
+        return True
+    # One suit is not safe on its own: give it the declarer's discards.
+    shift = 8 * open_suit
+    dm = (hd >> shift) & 255
+    am = (ha >> shift) & 255
+    bm = (hb >> shift) & 255
+    la = _popcount(am)
+    lb = _popcount(bm)
+    ld = _popcount(dm)
+    ka = _capped(slots_a - (lb - la if lb > la else 0))
+    kb = _capped(slots_b - (la - lb if la > lb else 0))
+    ua = min(ka, _capped(unpaired_a - max(0, min(lb, ld) - la)))
+    ub = min(kb, _capped(unpaired_b - max(0, min(la, ld) - lb)))
+    return _suit_forced(NULL_SUIT_WINS, dm, am, bm, ka, ua, kb, ub) == 0
 
 
 @njit(cache=True, nogil=True)

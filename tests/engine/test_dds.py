@@ -452,19 +452,28 @@ def _ranks(*names):
 
 def test_null_suit_game_worked_examples():
     """One suit on its own: A is the defender after the declarer (when A leads, the
-    declarer plays last), B the one before him (when B leads, the declarer plays second)."""
-    wins = core.NULL_SUIT_WINS
-    # Declarer 8 T, A 7 J Q, B 9 A: B's 9 or A covers every low lead - unless B
-    # can throw one of them away first (B leads the ace, A keeps the 7 for later).
-    assert not core._suit_forced(wins, _ranks("8", "T"), _ranks("7", "J", "Q"), _ranks("9", "A"), 0, 0)
-    assert core._suit_forced(wins, _ranks("8", "T"), _ranks("7", "J", "Q"), _ranks("9", "A"), 0, 1)
+    declarer plays last), B the one before him (when B leads, the declarer plays second).
+    Budgets: k discards for each defender, u of them without a discard of the declarer."""
+
+    def forced(d, a, b, ka=0, ua=None, kb=0, ub=None):
+        return core._suit_forced(core.NULL_SUIT_WINS, _ranks(*d), _ranks(*a), _ranks(*b),
+                                 ka, ka if ua is None else ua, kb, kb if ub is None else ub)
+
+    # Declarer 8 T, A 7 J Q, B 9 A: B's 9 or ace covers every low lead - unless B
+    # can throw one of them away first (then B leads the ace, A keeps the 7 for later).
+    assert not forced("8T", "7JQ", "9A")
+    assert forced("8T", "7JQ", "9A", kb=1)
+    # ... but not if the declarer throws his ten away on the same trick.
+    assert not forced("8T", "7JQ", "9A", kb=1, ub=0)
+    assert not forced("8T", "7JQ", "9A", ka=2, ua=2, kb=1, ub=0)
     # A lone 7 is never forced; a lone 8 under a defender's 7 is, whoever holds the 7.
-    assert not core._suit_forced(wins, _ranks("7"), _ranks("8", "9"), _ranks("T"), 3, 3)
-    assert core._suit_forced(wins, _ranks("8"), _ranks("7"), 0, 0, 0)
-    assert core._suit_forced(wins, _ranks("8"), 0, _ranks("7"), 0, 0)
+    assert not forced("7", "89", "T", ka=3, kb=3)
+    assert forced("8", "7", "")
+    assert forced("8", "", "7")
     # B leads the 7 and the declarer plays second: A must go over his 8 with the 9.
-    assert not core._suit_forced(wins, _ranks("8"), _ranks("9"), _ranks("7"), 0, 0)
-    assert core._suit_forced(wins, _ranks("8"), _ranks("9"), _ranks("7"), 1, 0)
+    assert not forced("8", "9", "7")
+    assert forced("8", "9", "7", ka=1)
+    assert not forced("8", "9", "7", ka=1, ua=0)  # the 8 goes with A's 9
 
 
 def test_static_bounds_never_contradict_the_reference():
