@@ -760,7 +760,20 @@ def _sure_points(g, decl, lead, x0, x1, x2):
     def_top = theirs if mine == 0 else theirs & ~((2 << _high_index(mine)) - 1)
     decl_sure = _mask_points(g, decl_top)
     def_sure = _mask_points(g, def_top)
+    # Each of those trumps takes its own trick (one card of a hand per trick), and
+    # every such trick holds a card of each hand of the other side, at least its
+    # cheapest ones.  Two defenders' trumps can share a trick: at least as many tricks
+    # as the larger holding, each with a card of the other defender too.
+    da = x0 if decl != 0 else x1
+    db = x2 if decl != 2 else x1
+    k_decl = _popcount(decl_top)
+    k_a = _popcount(da & def_top)
+    k_b = _popcount(db & def_top)
+    k_def = max(k_a, k_b)
+    decl_gets = _cheapest_of(g, da, k_decl) + _cheapest_of(g, db, k_decl)
+    def_gets = _cheapest_of(g, hd, k_def)
     if lead == decl:
+        def_gets += _cheapest_of(g, da & ~def_top, k_def - k_a) + _cheapest_of(g, db & ~def_top, k_def - k_b)
         if decl_top or theirs == 0:
             k = _popcount(decl_top)
             tricks = k
@@ -780,15 +793,11 @@ def _sure_points(g, decl, lead, x0, x1, x2):
                     top = held if theirs_in_suit == 0 else held & ~((2 << _high_index(theirs_in_suit)) - 1)
                     decl_sure += _mask_points(g, top)
                     tricks += _popcount(top)
-            for o in range(3):
-                if o != decl:
-                    decl_sure += _cheapest_points(g, x0 if o == 0 else (x1 if o == 1 else x2), tricks)
+            decl_gets = _cheapest_points(g, da, tricks) + _cheapest_points(g, db, tricks)
         if (decl_top == 0 or _max_trumps(g, decl, x0, x1, x2) > _popcount(decl_top)) and theirs != 0:
             # Trumps not drawn: before them, his plain cards above the defenders' win
             # while both must still follow that suit.  (The defenders' cheapest cards are
             # counted per phase; their least total over both phases is at least that sum.)
-            da = x0 if decl != 0 else x1
-            db = x2 if decl != 2 else x1
             decl_sure += _plain_cash(g, hd, da, db, True, 0)
     else:
         hl = x0 if lead == 0 else (x1 if lead == 1 else x2)
@@ -821,15 +830,21 @@ def _sure_points(g, decl, lead, x0, x1, x2):
                         m = min(m, _popcount(partner & cls))
                     def_sure += _highest_points(g, top, m)
                     tricks += m
-            def_sure += _cheapest_points(g, hd, tricks)
+            if drawn or mine == 0:
+                def_gets = max(def_gets, _cheapest_points(g, hd, tricks))
+            else:
+                # Plain cards cashed below: the partner may have to throw a top trump
+                # on one of those tricks, so only the leader's top trumps count here.
+                def_gets = _cheapest_points(g, hd, tricks)
         else:
             drawn = False
+            def_gets = 0
         if not drawn and mine != 0:
             # Trumps not drawn: before them, the leader's plain cards above both other
             # hands win while the declarer must still follow that suit (the partner
             # follows below them or discards).
             def_sure += _plain_cash(g, hl, hd, 0, False, (x0 | x1 | x2) & ~hd & ~hl)
-    return decl_sure, def_sure
+    return decl_sure + decl_gets, def_sure + def_gets
 
 
 # ---------------------------------------------------------------- null: one suit at a time
