@@ -691,6 +691,19 @@ def _cheapest_of(g, mask, k):
 
 
 @njit(cache=True, nogil=True)
+def _costliest_of(g, mask, k):
+    """Most points of k cards of ``mask`` (all of them if it holds fewer)."""
+    total = 0
+    for level in range(N_POINT_LEVELS - 1, -1, -1):
+        if k <= 0:
+            break
+        take = min(_popcount(mask & LEVEL_MASK[g, level]), k)
+        total += take * LEVEL_POINTS[level]
+        k -= take
+    return total
+
+
+@njit(cache=True, nogil=True)
 def _plain_cash(g, hl, opp_a, opp_b, two_opponents, partner):
     """Points the leader's side surely takes by leading plain cards above every other
     card of their suit while the opponents (``opp_a``, and ``opp_b`` when there are
@@ -748,7 +761,8 @@ def _sure_points(g, decl, lead, x0, x1, x2):
     """(declarer's, defenders') points that surely end in their own tricks.
 
     A trump higher than every trump of the other side wins whichever trick it
-    is played to (nothing can beat it), so its points belong to its side.  The
+    is played to (nothing can beat it), so its points belong to its side; a
+    lower one too unless a higher trump of the other side falls on it.  The
     side on lead can also cash the leader's unbeatable trumps one after the
     other: the other side must follow with its cheapest trumps (or cards).
     """
@@ -758,9 +772,43 @@ def _sure_points(g, decl, lead, x0, x1, x2):
     theirs = (x0 | x1 | x2) & ~hd & trump
     decl_top = mine if theirs == 0 else mine & ~((2 << _high_index(theirs)) - 1)
     def_top = theirs if mine == 0 else theirs & ~((2 << _high_index(mine)) - 1)
-    decl_sure = _mask_points(g, decl_top)
-    def_sure = _mask_points(g, def_top)
+    da = x0 if decl != 0 else x1
+    db = x2 if decl != 2 else x1
+    ta = da & trump
+    tb = db & trump
+    # Any trump wins its trick unless a higher trump of the other side falls on it,
+    # and each card falls on one trick: the other side's trumps above my lowest one
+    # take at most as many of mine (a declarer's trump one of each defender's), at
+    # most the costliest of those under their highest.  Each of my surviving trumps
+    # takes its own trick with a card of each hand of the other side in it, at least
+    # its cheapest ones.  Two defenders' trumps can share a trick: at least as many
+    # tricks as the larger surviving holding, each with a card of the other defender.
+    decl_sure = _mask_points(g, mine)
+    k_decl = _popcount(mine)
+    if mine != 0 and theirs != 0:
+        killable = mine & ((1 << _high_index(theirs)) - 1)
+        killed = min(_popcount(theirs & ~((2 << _low_index(mine)) - 1)), _popcount(killable))
+        decl_sure -= _costliest_of(g, killable, killed)
+        k_decl -= killed
+    def_sure = _mask_points(g, theirs)
+    k_a = _popcount(ta)
+    k_b = _popcount(tb)
+    if mine != 0:
+        under_top = (1 << _high_index(mine)) - 1
+        if ta:
+            killed = min(_popcount(mine & ~((2 << _low_index(ta)) - 1)), _popcount(ta & under_top))
+            def_sure -= _costliest_of(g, ta & under_top, killed)
+            k_a -= killed
+        if tb:
+            killed = min(_popcount(mine & ~((2 << _low_index(tb)) - 1)), _popcount(tb & under_top))
+            def_sure -= _costliest_of(g, tb & under_top, killed)
+            k_b -= killed
+    k_def = max(k_a, k_b)
+    decl_gets = _cheapest_of(g, da, k_decl) + _cheapest_of(g, db, k_decl)
+    def_gets = _cheapest_of(g, hd, k_def)
     if lead == decl:
+        def_gets += (_cheapest_of(g, da & ~trump, k_def - _popcount(ta))
+                     + _cheapest_of(g, db & ~trump, k_def - _popcount(tb)))
         if decl_top or theirs == 0:
             k = _popcount(decl_top)
             tricks = k
@@ -769,7 +817,7 @@ def _sure_points(g, decl, lead, x0, x1, x2):
                 # His unbeatable trumps draw every defender trump; then his other
                 # trumps and his plain cards above the defenders' in their suit
                 # win too, one trick after the other.
-                decl_sure = _mask_points(g, mine)
+                decl_sure = _mask_points(g, mine)  # (at least the surviving trumps' points)
                 tricks = _popcount(mine)
                 plain = hd & ~trump
                 while plain:
@@ -780,18 +828,15 @@ def _sure_points(g, decl, lead, x0, x1, x2):
                     top = held if theirs_in_suit == 0 else held & ~((2 << _high_index(theirs_in_suit)) - 1)
                     decl_sure += _mask_points(g, top)
                     tricks += _popcount(top)
-            for o in range(3):
-                if o != decl:
-                    decl_sure += _cheapest_points(g, x0 if o == 0 else (x1 if o == 1 else x2), tricks)
+            decl_gets = max(decl_gets, _cheapest_points(g, da, tricks) + _cheapest_points(g, db, tricks))
         if (decl_top == 0 or _max_trumps(g, decl, x0, x1, x2) > _popcount(decl_top)) and theirs != 0:
             # Trumps not drawn: before them, his plain cards above the defenders' win
             # while both must still follow that suit.  (The defenders' cheapest cards are
             # counted per phase; their least total over both phases is at least that sum.)
-            da = x0 if decl != 0 else x1
-            db = x2 if decl != 2 else x1
             decl_sure += _plain_cash(g, hd, da, db, True, 0)
     else:
         hl = x0 if lead == 0 else (x1 if lead == 1 else x2)
+        k_lead = k_a if hl == da else k_b
         if hl & def_top or mine == 0:
             tricks = _popcount(hl & def_top)
             # The partner follows the trump leads with his lowest trumps; the leader
@@ -806,7 +851,7 @@ def _sure_points(g, decl, lead, x0, x1, x2):
                 # partner with trumps left can follow, so that he never has to ruff
                 # and take the lead), and all his trumps win: with the declarer out
                 # of trumps, any trick a defender trumps is theirs.
-                def_sure += _mask_points(g, hl & trump & ~def_top)
+                def_sure = max(def_sure, _mask_points(g, def_top | (hl & trump)))
                 tricks = _popcount(hl & trump)
                 partner_ruffs = _popcount(partner & trump) > tricks
                 plain = hl & ~trump
@@ -821,15 +866,21 @@ def _sure_points(g, decl, lead, x0, x1, x2):
                         m = min(m, _popcount(partner & cls))
                     def_sure += _highest_points(g, top, m)
                     tricks += m
-            def_sure += _cheapest_points(g, hd, tricks)
+            if drawn or mine == 0:
+                def_gets = max(def_gets, _cheapest_points(g, hd, tricks))
+            else:
+                # Plain cards cashed below: the partner may have to throw a trump on
+                # one of those tricks, so only the leader's trumps count tricks here.
+                def_gets = max(_cheapest_of(g, hd, k_lead), _cheapest_points(g, hd, tricks))
         else:
             drawn = False
+            def_gets = _cheapest_of(g, hd, k_lead)
         if not drawn and mine != 0:
             # Trumps not drawn: before them, the leader's plain cards above both other
             # hands win while the declarer must still follow that suit (the partner
             # follows below them or discards).
             def_sure += _plain_cash(g, hl, hd, 0, False, (x0 | x1 | x2) & ~hd & ~hl)
-    return decl_sure, def_sure
+    return decl_sure + decl_gets, def_sure + def_gets
 
 
 # ---------------------------------------------------------------- null: one suit at a time
@@ -1502,6 +1553,11 @@ def new_generation(tt, meta):
     meta[META_SOLVE_START] = meta[META_NODES]  # the node limit counts from here
 
 
+STEP_DOWN_WIDTH = 12
+"""``_exact`` tests the top of the range once it is this narrow (bench deals: exact
+-3 % suit, -6 % grand, -5 % really bid against bisecting to the end)."""
+
+
 @njit(cache=True, nogil=True)
 def _exact(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, guess, tt, meta, st, mv):
     """Exact value by zero-window tests sharing the TT.
@@ -1531,6 +1587,10 @@ def _exact(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, guess, tt, meta, st
                 gamma = lo + 1
             else:
                 gamma = hi
+        elif hi - lo <= STEP_DOWN_WIDTH and not bisect_only:
+            # Near the value, proofs that the declarer reaches gamma cost most: step
+            # down from the top, so that only the last test is such a proof.
+            gamma = hi
         else:
             # Zero-window test at the midpoint; the fail-soft result may move a bound
             # past gamma (to the next value the cards can actually produce).

@@ -519,6 +519,25 @@ def test_static_bounds_hold_deeper_in_the_game():
     assert tightened > 100  # the bounds are not vacuous
 
 
+def test_sure_points_do_not_count_a_trick_twice():
+    """A defender leads the heart ace, which the declarer must follow; the partner holds only
+    the two top jacks, so one of them falls on that trick: the plain-cash trick and the jacks'
+    tricks are not separate, and the declarer's cards in them must not be counted twice."""
+    card = lambda suit, rank: suit * 8 + rank  # noqa: E731
+    heart, spade, club = 1, 2, 3
+    seven, jack, king, ace = 0, 4, 6, 7
+    pos = Position(game=GameType.DIAMONDS, declarer=0, leader=1,
+                   hands=((1 << card(heart, king)) | (1 << card(heart, jack)),
+                          (1 << card(heart, ace)) | (1 << card(spade, seven)),
+                          (1 << card(club, jack)) | (1 << card(spade, jack))))
+    g = int(pos.game)
+    hands = [core.to_internal_mask(g, h) for h in pos.hands]
+    value = reference_value(pos)
+    future = sum(CARD_POINTS[c] for h in pos.hands for c in range(32) if h >> c & 1)
+    decl_sure, def_sure = core._sure_points(g, pos.declarer, pos.leader, *hands)
+    assert decl_sure <= value <= future - def_sure
+
+
 def test_table_key_pext_packs_the_selected_bits():
     """The table key's pext (BMI2 instruction or byte tables, whichever this host uses)."""
     from numba import njit
