@@ -195,7 +195,8 @@ def _thread_rows(quick: bool, seed: int) -> list[BenchRow]:
     batches (per-card threshold 61 from trick 1, 8 worlds of one decision per core call)."""
     from engine.dds import core
     from engine.dds.reference import worlds_of_one_decision
-    from engine.dds.solver import SolverContext
+    from engine.dds.solver import DEFAULT_TT_BITS, SolverContext
+    from engine.players.pimc import PIMC_TT_BITS
 
     rows = []
     rounds = 1 if quick else 3
@@ -235,8 +236,10 @@ def _thread_rows(quick: bool, seed: int) -> list[BenchRow]:
     for label, build in workloads:
         calls, worlds_per_call, solve = build()
         # per thread: a solver context and the batch entry's output arrays
-        workers = [(SolverContext(), (np.zeros((batch, 12), np.int64), np.zeros((batch, 12), np.int64),
-                                      np.zeros(batch, np.int64))) for _ in range(2)]
+        # (PIMC's batches on PIMC's table size)
+        tt_bits = PIMC_TT_BITS if worlds_per_call > 1 else DEFAULT_TT_BITS
+        workers = [(SolverContext(tt_bits), (np.zeros((batch, 12), np.int64), np.zeros((batch, 12), np.int64),
+                                             np.zeros(batch, np.int64))) for _ in range(2)]
 
         def rate(n_threads: int) -> float:
             next_index = [0]
