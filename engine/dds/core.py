@@ -709,10 +709,16 @@ def _plain_cash(g, hl, opp_a, opp_b, two_opponents, partner):
     card of their suit while the opponents (``opp_a``, and ``opp_b`` when there are
     two) must still follow it, so none can ruff: per suit as many rounds as the leader
     has such cards and each opponent has cards of the suit; the leader's costliest
-    top cards and the opponents' cheapest.  A partner follows below them or discards."""
+    top cards and the opponents' cheapest.  A partner follows below them or discards;
+    a partner with trumps who runs out of plain cards must ruff and takes the lead, so
+    he allows at most one round more than his plain cards."""
     total = 0
-    plain = hl & ~TRUMP_MASK[g]
-    while plain:
+    trump = TRUMP_MASK[g]
+    left = 99
+    if not two_opponents and (partner & trump) != 0:
+        left = _popcount(partner & ~trump) + 1
+    plain = hl & ~trump
+    while plain and left > 0:
         cls = CLASS_MASK[g, _low_index(plain)]
         held = plain & cls
         plain &= ~cls
@@ -724,6 +730,8 @@ def _plain_cash(g, hl, opp_a, opp_b, two_opponents, partner):
         rounds = min(_popcount(top), _popcount(a))
         if two_opponents:
             rounds = min(rounds, _popcount(b))
+        rounds = min(rounds, left)
+        left -= rounds
         if rounds:
             total += _highest_points(g, top, rounds) + _cheapest_of(g, a, rounds)
             if two_opponents:

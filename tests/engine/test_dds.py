@@ -500,6 +500,23 @@ def test_static_bounds_never_contradict_the_reference():
         checked += 1
 
 
+def test_plain_cash_stops_where_the_partner_must_ruff():
+    """A defender cashes his aces while the declarer must follow; a partner holding only
+    trumps must ruff the first of them and takes the lead, so only one round counts."""
+    from engine.cards import Card, mask_of
+
+    g = int(GameType.HEARTS)
+
+    def internal(*cards):
+        return core.to_internal_mask(g, mask_of(cards))
+
+    leader = internal(Card.CA, Card.SA)
+    declarer = internal(Card.C7, Card.S7)
+    assert core._plain_cash(g, leader, declarer, 0, False, internal(Card.C8, Card.S8)) == 22
+    assert core._plain_cash(g, leader, declarer, 0, False, internal(Card.H7, Card.H8)) == 11
+    assert core._plain_cash(g, leader, declarer, 0, False, internal(Card.H7, Card.D8)) == 22
+
+
 def test_static_bounds_hold_deeper_in_the_game():
     """Sure points from up to 9 tricks left, against exact values of a solver without static bounds
     (itself pinned to the reference above): the bounds must hold on every position."""
