@@ -42,6 +42,10 @@ REPORT_INTERVAL = 0.1
 STOP_POLL_SECONDS = 0.003
 """How often the watcher looks at the stop event (the deadline is waited for exactly)."""
 
+END_BATCH_DIVISOR = 4
+"""Under a fixed number of worlds a batch holds at most 1/4 of the worlds still to hand
+out, so the last batches are small and two threads finish together."""
+
 
 class BatchOutcome:
     """Outcomes of one batch: per legal card, arrays of side points and wins."""
@@ -150,6 +154,7 @@ class MonteCarloPlayer(Player):
         unreported: list[BatchOutcome] = []
         lock = threading.Lock()
         next_batch = [0]
+        worlds_handed_out = [0]
         worlds_done = [0]
         last_report = [start]
 
@@ -160,11 +165,17 @@ class MonteCarloPlayer(Player):
                 if deadline is not None and time.perf_counter() >= deadline:
                     return None
                 k = next_batch[0]
-                first = k * self.batch_worlds
+                first = worlds_handed_out[0]
                 if max_worlds is not None and first >= max_worlds:
                     return None
                 next_batch[0] += 1
-                size = self.batch_worlds if max_worlds is None else min(self.batch_worlds, max_worlds - first)
+                size = self.batch_worlds
+                if max_worlds is not None:
+                    # Towards the end of a fixed budget the batches shrink, so that two
+                    # threads finish together; the sizes do not depend on the thread count,
+                    # so a seed gives the same worlds on any number of threads.
+                    size = min(size, -(-(max_worlds - first) // END_BATCH_DIVISOR))
+                worlds_handed_out[0] += size
                 return k, size
 
         def work() -> None:
