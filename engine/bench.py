@@ -271,14 +271,8 @@ def _thread_rows(quick: bool, seed: int) -> list[BenchRow]:
             rows.append(BenchRow(section="threads", name=f"{label}: {n_threads} thread(s)",
                                  count=len(calls) * worlds_per_call, value=best[n_threads], unit="worlds/s",
                                  note=f"best of {rounds} alternating rounds"))
-        # One threshold solve per call is ~25 us at the median: there the Python
-        # around the call and the GIL hand-over between two threads (a thread wake-up
-        # each) weigh as much as the search, so that row shows the call overhead, not
-        # whether the solver runs in parallel; PIMC calls the core once per batch.
-        short_calls = label.startswith("threshold")
         rows.append(BenchRow(section="threads", name=f"{label}: 2-thread / 1-thread", value=best[2] / best[1],
-                             unit="x", goal="" if short_calls else ">= 1.7x",
-                             note="one short solve per call: GIL hand-over bound" if short_calls else ""))
+                             unit="x", goal=">= 1.7x"))
     return rows
 
 
