@@ -7,6 +7,16 @@ import pytest
 from skat_tui.settings import Settings
 
 
+@pytest.fixture(scope="session", autouse=True)
+def warm_core():
+    """Compile (or load) the numba core before the first UI test, as the app does in the
+    background: on a cold cache that holds numba's compiler for ~40 s, and UI tests that
+    time a stop or wait for a live analysis must not wait for the compiler instead."""
+    from engine.warmup import warm_up
+
+    warm_up()
+
+
 @pytest.fixture(autouse=True)
 def isolated_dirs(tmp_path, monkeypatch):
     """Settings, saves and records go to a temporary directory in every test."""
