@@ -11,6 +11,8 @@ from __future__ import annotations
 import threading
 import time
 
+import numpy as np
+
 from engine.rules import GameType
 
 from . import core
@@ -35,6 +37,11 @@ def warm_up() -> float:
             solve_threshold(pos, 61, ctx=ctx)
             core.solve_value(int(game), 0, pos.hands[0], pos.hands[1], pos.hands[2], ctx.trick, 0, 0, 0, 0,
                              core.EXACT, *ctx.arrays)
+            # PIMC's entry: many worlds of one decision per call (same argument types as there)
+            hands = np.array([pos.hands], np.int64)
+            core.solve_worlds(int(game), 0, hands, np.zeros(1, np.int64), ctx.trick, 0, 0, 0, 61,
+                              np.zeros((1, 12), np.int64), np.zeros((1, 12), np.int64), np.zeros(1, np.int64),
+                              *ctx.arrays)
         core.legal_cards_std(1, 0, -1)
         core.trick_winner_std(0, 0, 1, 2)
         core.points_std(0, 1)

@@ -339,6 +339,33 @@ def test_warm_up_in_background():
     assert not thread.is_alive()
 
 
+def test_warm_up_compiles_what_the_monte_carlo_players_call():
+    """After the app's warm-up, PIMC (every evaluation) and MCU decisions find the core's
+    entry points ready: no call compiles or loads a new signature (a fresh process, so
+    that other tests' calls do not hide a gap)."""
+    code = (
+        "from engine.warmup import warm_up; warm_up()\n"
+        "from engine.dds import core\n"
+        "from engine.players import heuristic_core\n"
+        "entries = [core.solve_worlds, core.solve_root, core.solve_value, heuristic_core.playout_cards_batch]\n"
+        "before = [len(f.signatures) for f in entries]\n"
+        "from engine.evaluation import Evaluation\n"
+        "from engine.limits import Limit\n"
+        "from engine.players.mcu import MCUPlayer\n"
+        "from engine.players.pimc import PIMCPlayer\n"
+        "from engine.search_bench import _first_trick_positions\n"
+        "for state in _first_trick_positions(2):\n"
+        "    view = state.view(state.to_move)\n"
+        "    MCUPlayer(Limit(simulations=4), seed=1).choose(view)\n"
+        "    for kind in ('wins', 'mean', 'step'):\n"
+        "        PIMCPlayer(Limit(simulations=4), evaluation=Evaluation(kind), seed=1).choose(view)\n"
+        "print([len(f.signatures) for f in entries] == before)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "True"
+
+
 def test_bench_quick_smoke(capsys):
     from engine import bench
 
