@@ -45,10 +45,25 @@ def is_warm() -> bool:
     return _done.is_set()
 
 
+_background = threading.Event()  # a background warm-up was started
+
+
 def warm_up_in_background() -> threading.Thread:
+    _background.set()
     thread = threading.Thread(target=warm_up, name="warm-up", daemon=True)
     thread.start()
     return thread
+
+
+def wait_for_background_warm_up(stop: threading.Event | None = None, poll: float = 0.05) -> None:
+    """Return once a started background warm-up has finished (at once if none was
+    started), or when ``stop`` is set.  A move searched meanwhile would wait for
+    numba's compiler inside its budget; waiting first keeps the budget honest."""
+    while _background.is_set() and not _done.is_set():
+        if stop is not None and stop.wait(poll):
+            return
+        if stop is None:
+            _done.wait(poll)
 
 
 if __name__ == "__main__":

@@ -77,3 +77,30 @@ async def test_a_crashing_player_raises_in_the_caller_not_in_the_thread():
 
 def test_sync_wrapper():
     assert play_sync(RandomPlayer(1), fresh()).move in fresh().legal_moves()
+
+
+def test_a_search_waits_for_the_background_warm_up_or_a_stop(monkeypatch):
+    from engine import warmup
+
+    running = threading.Event()
+    running.set()
+    done = threading.Event()
+    monkeypatch.setattr(warmup, "_background", running)
+    monkeypatch.setattr(warmup, "_done", done)
+    stop = threading.Event()
+    waiter = threading.Thread(target=warmup.wait_for_background_warm_up, args=(stop,))
+    waiter.start()
+    time.sleep(0.2)
+    assert waiter.is_alive()  # the core is still compiling
+    done.set()
+    waiter.join(1.0)
+    assert not waiter.is_alive()
+    monkeypatch.setattr(warmup, "_done", threading.Event())
+    waiter = threading.Thread(target=warmup.wait_for_background_warm_up, args=(stop,))
+    waiter.start()
+    time.sleep(0.1)
+    stop.set()  # a stop ends the wait at once
+    waiter.join(1.0)
+    assert not waiter.is_alive()
+    monkeypatch.setattr(warmup, "_background", threading.Event())
+    warmup.wait_for_background_warm_up(None)  # no background warm-up: no wait
