@@ -27,6 +27,7 @@ from engine.limits import Limit
 from engine.players.base import Player
 from engine.scoring import Declaration
 from engine.service import start_search
+from engine.warmup import is_warm
 
 from ..messages import AnalysisUpdated, CardClicked, HintReady, MoveChosen
 from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession, append_record
@@ -377,7 +378,9 @@ class TableScreen(Screen):
         seat, _, started = self._thinking
         elapsed = time.monotonic() - started
         frame = SPINNER[int(elapsed * 10) % len(SPINNER)]
-        text = f"{frame} thinking {elapsed:.1f} s"
+        # the first start on a cold numba cache: the move waits for the compiler
+        activity = "thinking" if is_warm() else "compiling"
+        text = f"{frame} {activity} {elapsed:.1f} s"
         if self._simulations:
             text += f" · {self._simulations} worlds"
         panel = self.query_one(TableView).query_one(f"#seat-{self._spot(seat)}")
