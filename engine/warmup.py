@@ -50,9 +50,23 @@ _background = threading.Event()  # a background warm-up was started
 
 def warm_up_in_background() -> threading.Thread:
     _background.set()
-    thread = threading.Thread(target=warm_up, name="warm-up", daemon=True)
+    thread = threading.Thread(target=_background_warm_up, name="warm-up", daemon=True)
     thread.start()
     return thread
+
+
+background_failure: BaseException | None = None
+"""What stopped the background warm-up, if anything (moves then compile on first use)."""
+
+
+def _background_warm_up() -> None:
+    global background_failure
+    try:
+        warm_up()
+    except Exception as exc:  # kept, not raised: a failed warm-up must not take the app down
+        background_failure = exc
+    finally:
+        _background.clear()  # finished or failed: no search waits for it any more
 
 
 def wait_for_background_warm_up(stop: threading.Event | None = None, poll: float = 0.05) -> None:

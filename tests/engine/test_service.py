@@ -104,3 +104,21 @@ def test_a_search_waits_for_the_background_warm_up_or_a_stop(monkeypatch):
     assert not waiter.is_alive()
     monkeypatch.setattr(warmup, "_background", threading.Event())
     warmup.wait_for_background_warm_up(None)  # no background warm-up: no wait
+
+
+def test_a_failed_background_warm_up_does_not_hold_searches(monkeypatch):
+    from engine import warmup
+
+    def broken_warm_up():
+        raise RuntimeError("simulated compiler failure")
+
+    monkeypatch.setattr(warmup, "_background", threading.Event())
+    monkeypatch.setattr(warmup, "_done", threading.Event())
+    monkeypatch.setattr(warmup, "warm_up", broken_warm_up)
+    monkeypatch.setattr(warmup, "background_failure", None)
+    warmup.warm_up_in_background().join(5.0)
+    waiter = threading.Thread(target=warmup.wait_for_background_warm_up, args=(threading.Event(),), daemon=True)
+    waiter.start()
+    waiter.join(0.5)
+    assert not waiter.is_alive()  # no search waits for a warm-up that failed
+    assert "simulated compiler failure" in str(warmup.background_failure)
