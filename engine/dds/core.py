@@ -692,15 +692,12 @@ def _cheapest_of(g, mask, k):
 
 @njit(cache=True, nogil=True)
 def _costliest_of(g, mask, k):
-    """Most points of k cards of ``mask`` (all of them if it holds fewer)."""
-    total = 0
-    for level in range(N_POINT_LEVELS - 1, -1, -1):
-        if k <= 0:
-            break
-        take = min(_popcount(mask & LEVEL_MASK[g, level]), k)
-        total += take * LEVEL_POINTS[level]
-        k -= take
-    return total
+    """Most points of k cards of ``mask`` (all of them if it holds fewer): all its
+    points but those of its n - k cheapest cards."""
+    rest = _popcount(mask) - k
+    if rest <= 0:
+        return _mask_points(g, mask)
+    return _mask_points(g, mask) - _cheapest_of(g, mask, rest)
 
 
 @njit(cache=True, nogil=True)
