@@ -1738,18 +1738,23 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
                     return value, TO_CARD[g, c], 0
         return value, -1, 0  # unreachable for consistent positions
 
+    # Cards are solved from the highest down (trumps first), which warms the table
+    # better for the rest than from the lowest up (PIMC exact per card, first trick:
+    # -4.4 % nodes); the outputs stay in ascending order, and ties still go to the
+    # lowest card.
+    total = _popcount(legal)
     count = 0
     best_value = -INF if maximize else INF
     best_card = -1
     m = legal
     last_value = 0
     while m:
-        c = _low_index(m)
-        m &= m - 1
-        # An equivalent lower neighbour in the same hand was just solved.
-        lower = in_play & CLASS_MASK[g, c] & ((1 << c) - 1)
-        if count > 0 and lower and (hand >> _high_index(lower)) & 1 \
-                and (is_null or POINTS[g, _high_index(lower)] == POINTS[g, c]):
+        c = _high_index(m)
+        m &= ~(1 << c)
+        # An equivalent upper neighbour in the same hand was just solved.
+        upper = in_play & CLASS_MASK[g, c] & ~((2 << c) - 1)
+        if count > 0 and upper and (hand >> _low_index(upper)) & 1 \
+                and (is_null or POINTS[g, _low_index(upper)] == POINTS[g, c]):
             v = last_value
         else:
             s = _play(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, acc, rem, c)
@@ -1761,11 +1766,11 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
                            last_value if count > 0 and last_value >= 0 else -1, tt, meta, st, mv)
                 if v == ABORTED:
                     return ABORTED, -1, count
-        out_cards[count] = TO_CARD[g, c]
-        out_values[count] = v
+        out_cards[total - 1 - count] = TO_CARD[g, c]
+        out_values[total - 1 - count] = v
         count += 1
         last_value = v
-        if (maximize and v > best_value) or (not maximize and v < best_value):
+        if (maximize and v >= best_value) or (not maximize and v <= best_value):
             best_value = v
             best_card = TO_CARD[g, c]
     return best_value, best_card, count
