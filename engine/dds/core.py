@@ -462,7 +462,10 @@ def _run_choice(g, in_play, hand, cls, c, mine):
     return best
 
 
-@njit(cache=True, nogil=True)
+# Without the runtime's reference counting: a call that passes ``mv`` would otherwise
+# increment and decrement its count with atomic instructions at every expanded node
+# (3 % of the PIMC exact-per-card profile; paired time -3 %).  Neither function allocates.
+@njit(cache=True, nogil=True, _nrt=False)
 def _gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, flags):
     """Fill mv[d] with the legal, non-equivalent moves of the player to move, best first
     (trick led by ``lead``, n cards t0, t1 on the table; ``killer``: the killer lead at depth d)."""
@@ -592,7 +595,7 @@ def _gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, fla
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _gen_moves_null(g, decl, d, lead, n, h0, h1, h2, t0, t1, mv, tt_move, flags):
     """``_gen_moves`` for null: no settled runs (any card may take the trick), a card
     next to a lower one in my hand is the same move."""
