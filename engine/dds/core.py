@@ -108,9 +108,9 @@ BYTE_COUNT = np.array([bin(v).count("1") for v in range(256)], np.int64)
 MAX_DEPTH = 34  # 30 card plays + root + slack
 MAX_MOVES = 12
 MOVE_COLUMNS = 2 * MAX_MOVES  # moves, then their ordering scores
-N_FIELDS = 20
+N_FIELDS = 21
 (F_H0, F_H1, F_H2, F_LEAD, F_N, F_T0, F_T1, F_ACC, F_REM, F_ALPHA, F_BETA, F_ALPHA0, F_BETA0,
- F_BEST, F_BESTMOVE, F_MI, F_NM, F_SLOT, F_KEY0, F_KILLER) = range(N_FIELDS)
+ F_BEST, F_BESTMOVE, F_MI, F_NM, F_SLOT, F_KEY0, F_KILLER, F_DEFERRED) = range(N_FIELDS)
 
 META_GEN, META_NODES, META_FLAGS, META_ABORT, META_NODE_LIMIT, META_SOLVE_START = 0, 1, 2, 3, 4, 5
 META_SIZE = 8
@@ -1252,6 +1252,18 @@ def _two_tricks(g, decl, lead, x0, x1, x2, acc, rem):
 # ---------------------------------------------------------------- search
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _alone_in_class(g, in_play, hand, c):
+    """Is neither in-play neighbour of card c in its class in the same hand?  Then move
+    generation keeps c as a move of its own (no run or equal neighbour stands in for it)."""
+    cls = CLASS_MASK[g, c]
+    lower = in_play & cls & ((1 << c) - 1)
+    if lower and (hand >> _high_index(lower)) & 1:
+        return False
+    upper = in_play & cls & ~((2 << c) - 1)
+    return not (upper and (hand >> _low_index(upper)) & 1)
+
+
 @njit(cache=True, nogil=True)
 def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, tt, meta, st, mv):
     """Fail-soft alpha-beta; internal layout; returns a bound on the declarer's final value.
@@ -1269,6 +1281,8 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
     use_quick = (flags & FLAG_NO_QUICK) == 0
     use_sure = (flags & FLAG_NO_SURE_POINTS) == 0
     use_endgame = (flags & FLAG_NO_ENDGAME) == 0
+    use_order = (flags & FLAG_NO_ORDER) == 0
+    deferred = False
     nodes = 0
 
     # The current node's state lives in locals; a node that expands saves it in
@@ -1395,7 +1409,16 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                 if not finished:
                     a0 = a
                     b0 = b
-                    nm = _gen_moves(g, decl, d, ld, n, x0, x1, x2, tc0, tc1, st[d, F_KILLER], mv, tt_move, flags)
+                    if tt_move >= 0 and use_order and _alone_in_class(g, x0 | x1 | x2, _hand_of(ld, x0, x1, x2), tt_move):
+                        # The table's move goes first and often refutes the node: try it
+                        # before generating the others (the full list, made only if it
+                        # does not, starts with the same card).
+                        mv[d, 0] = tt_move
+                        nm = 1
+                        deferred = True
+                    else:
+                        nm = _gen_moves(g, decl, d, ld, n, x0, x1, x2, tc0, tc1, st[d, F_KILLER], mv, tt_move, flags)
+                        deferred = False
                     mi = 0
                     best = -INF if _seat(ld + n) == decl else INF
                     bestmove = mv[d, 0]
@@ -1413,6 +1436,7 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     st[d, F_NM] = nm
                     st[d, F_SLOT] = slot
                     st[d, F_KEY0] = key0
+                    st[d, F_DEFERRED] = deferred
         else:
             # A child of node d returned val: reload node d.
             x0 = st[d, F_H0]
@@ -1455,6 +1479,12 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     b = val
             if finished:
                 val = best
+            elif mi == nm and st[d, F_DEFERRED] != 0:
+                # The table's move did not refute the node: now the full list (its first
+                # move is the one just searched).
+                nm = _gen_moves(g, decl, d, ld, n, x0, x1, x2, tc0, tc1, st[d, F_KILLER], mv, move, flags)
+                st[d, F_NM] = nm
+                st[d, F_DEFERRED] = 0
 
         if not finished:
             if mi < nm:
