@@ -553,6 +553,30 @@ def _gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, fla
     if n == 2 and (eligible >> t1) & 1 and t1 > win_card:
         win_card = t1
         win_seat = _seat(lead + 1)
+    if n == 2:
+        # Last to play: every card settles the trick (the general loop below gives the
+        # same moves in the same order; this is its shortcut for the commonest node).
+        ours_now = (win_seat == decl) == p_is_decl  # my side takes the trick unless I beat it
+        m = legal
+        while m:
+            c = _low_index(m)
+            m &= m - 1
+            cls = CLASS_MASK[g, c]
+            mine = ours_now or ((eligible >> c) & 1 and c > win_card)
+            if not no_equiv:
+                lower = in_play & cls & ((1 << c) - 1)
+                if lower and (hand >> _high_index(lower)) & 1:
+                    continue  # not the lowest of its run: the run was handled there
+                c = _run_choice(g, in_play, hand, cls, c, mine)
+            score = 0
+            if not no_order:
+                pts = POINTS[g, c]
+                score = (1000 + 16 * pts if mine else -16 * pts) - (c - _low_index(cls))
+                if c == tt_move:
+                    score = 1_000_000
+            _insert_move(mv, d, count, c, score)
+            count += 1
+        return count
     nxt = _seat(p + 1)  # the player after me (only relevant when n == 1)
     nxt_hand = h0 if nxt == 0 else (h1 if nxt == 1 else h2)
     follow_next = nxt_hand & led_cls
