@@ -376,20 +376,21 @@ def points_std(g, m):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _follow_settled(decl, n, p, c, win_card, win_seat, eligible, nxt, next_elig):
-    """(settled, mine, beats) for player p following with card c (n >= 1 cards on
-    the table): is the side that takes this trick already settled, is it p's
-    side, and does c beat the trick's best card so far?  Settled and mine are
-    the same for all of p's cards that are neighbours of c among the cards in
-    play (suit and grand).
+def _follow_settled(decl, p, c, win_card, win_seat, eligible, nxt, next_elig):
+    """(settled, mine, beats) for player p playing the second card of a trick with
+    card c: is the side that takes this trick already settled, is it p's side, and
+    does c beat the trick's best card so far?  Settled and mine are the same for
+    all of p's cards that are neighbours of c among the cards in play (suit and
+    grand).
 
-    Settled when p plays last, or when the last player is on the side of the
-    trick's best card or cannot beat it (``next_elig``: the next player's legal
-    cards that can win the trick).  On lead, ``_sure_lead`` decides.
+    Settled when the last player is on the side of the trick's best card or cannot
+    beat it (``next_elig``: the next player's legal cards that can win the trick).
+    The last card of a trick always settles it (``_gen_moves``' shortcut); on lead,
+    ``_sure_lead`` decides.
     """
     beats = (eligible >> c) & 1 and c > win_card
     top_seat = p if beats else win_seat
-    fixed = n == 2 or (nxt == decl) == (top_seat == decl)
+    fixed = (nxt == decl) == (top_seat == decl)
     if not fixed:
         top = c if beats else win_card
         fixed = (next_elig & ~((2 << top) - 1)) == 0
@@ -577,7 +578,8 @@ def _gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, fla
             _insert_move(mv, d, count, c, score)
             count += 1
         return count
-    nxt = _seat(p + 1)  # the player after me (only relevant when n == 1)
+    # Second card of the trick (the last card took the shortcut above).
+    nxt = _seat(p + 1)  # the player after me, who plays last
     nxt_hand = h0 if nxt == 0 else (h1 if nxt == 1 else h2)
     follow_next = nxt_hand & led_cls
     next_elig = (follow_next if follow_next else nxt_hand) & eligible
@@ -587,7 +589,7 @@ def _gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, fla
         m &= m - 1
         cls = CLASS_MASK[g, c]
         pts = POINTS[g, c]
-        fixed, mine, beats = _follow_settled(decl, n, p, c, win_card, win_seat, eligible, nxt, next_elig)
+        fixed, mine, beats = _follow_settled(decl, p, c, win_card, win_seat, eligible, nxt, next_elig)
         if not no_equiv:
             lower = in_play & cls & ((1 << c) - 1)
             if fixed:
@@ -607,7 +609,7 @@ def _gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, fla
             # last, can beat the opponents' best card: then my points go into it.
             if fixed == mine:
                 score = 1000 + 16 * pts - (c - _low_index(cls))
-            elif beats and n == 1:
+            elif beats:
                 # Beating for now forces the last player to spend a high card.
                 score = 500 - 16 * pts - (c - _low_index(cls))
             else:
