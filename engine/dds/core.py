@@ -860,6 +860,10 @@ def _sure_points(g, decl, lead, x0, x1, x2):
                     plain &= ~cls
                     theirs_in_suit = defenders & cls
                     top = held if theirs_in_suit == 0 else held & ~((2 << _high_index(theirs_in_suit)) - 1)
+                    if _popcount(top) >= max(_popcount(da & cls), _popcount(db & cls)):
+                        # The top cards' rounds empty both defenders of the suit (they
+                        # must follow), so his lower cards of it win after them.
+                        top = held
                     decl_sure += _mask_points(g, top)
                     tricks += _popcount(top)
             decl_gets = max(decl_gets, _cheapest_points(g, da, tricks) + _cheapest_points(g, db, tricks))
