@@ -791,6 +791,29 @@ def _highest_points(g, mask, k):
 
 
 @njit(cache=True, nogil=True)
+def _cashable(held, a, b):
+    """The leader's cards of one suit (``held``) that win one round after the other,
+    highest first, against two hands holding ``a`` and ``b`` of it that cannot ruff.
+    A hand keeps its highest card of the suit until its last one (it must follow),
+    so round i is won if the card beats the highest card of every hand that still
+    holds more than i cards of the suit; an empty hand only discards."""
+    na = _popcount(a)
+    nb = _popcount(b)
+    ha = _high_index(a) if a else -1
+    hb = _high_index(b) if b else -1
+    won = 0
+    i = 0
+    while held:
+        c = _high_index(held)
+        if (na > i and c < ha) or (nb > i and c < hb):
+            break
+        won |= 1 << c
+        held &= ~(1 << c)
+        i += 1
+    return won
+
+
+@njit(cache=True, nogil=True)
 def _sure_points(g, decl, lead, x0, x1, x2):
     """(declarer's, defenders') points that surely end in their own tricks.
 
@@ -846,11 +869,10 @@ def _sure_points(g, decl, lead, x0, x1, x2):
         if decl_top or theirs == 0:
             k = _popcount(decl_top)
             tricks = k
-            defenders = (x0 | x1 | x2) & ~hd
             if _max_trumps(g, decl, x0, x1, x2) <= k:
                 # His unbeatable trumps draw every defender trump; then his other
-                # trumps and his plain cards above the defenders' in their suit
-                # win too, one trick after the other.
+                # trumps and the plain cards he can cash (``_cashable``) win too,
+                # one trick after the other.
                 decl_sure = _mask_points(g, mine)  # (at least the surviving trumps' points)
                 tricks = _popcount(mine)
                 plain = hd & ~trump
@@ -858,12 +880,7 @@ def _sure_points(g, decl, lead, x0, x1, x2):
                     cls = CLASS_MASK[g, _low_index(plain)]
                     held = plain & cls
                     plain &= ~cls
-                    theirs_in_suit = defenders & cls
-                    top = held if theirs_in_suit == 0 else held & ~((2 << _high_index(theirs_in_suit)) - 1)
-                    if _popcount(top) >= max(_popcount(da & cls), _popcount(db & cls)):
-                        # The top cards' rounds empty both defenders of the suit (they
-                        # must follow), so his lower cards of it win after them.
-                        top = held
+                    top = _cashable(held, da & cls, db & cls)
                     decl_sure += _mask_points(g, top)
                     tricks += _popcount(top)
             decl_gets = max(decl_gets, _cheapest_points(g, da, tricks) + _cheapest_points(g, db, tricks))
@@ -884,8 +901,9 @@ def _sure_points(g, decl, lead, x0, x1, x2):
             keeps_lead = tricks == 0 or (partner & trump & ~((2 << _low_index(hl & def_top)) - 1)) == 0
             drawn = _popcount(mine) <= tricks and keeps_lead
             if drawn:
-                # The leader's unbeatable trumps draw the declarer's; then his plain
-                # cards above both other hands in their suit win (as many as a
+                # The leader's unbeatable trumps draw the declarer's; then the plain
+                # cards he can cash (``_cashable``, the partner's cards of the suit
+                # counted like the declarer's, so he never overtakes) win (as many as a
                 # partner with trumps left can follow, so that he never has to ruff
                 # and take the lead), and all his trumps win: with the declarer out
                 # of trumps, any trick a defender trumps is theirs.
@@ -897,8 +915,7 @@ def _sure_points(g, decl, lead, x0, x1, x2):
                     cls = CLASS_MASK[g, _low_index(plain)]
                     held = plain & cls
                     plain &= ~cls
-                    others = (hd | partner) & cls
-                    top = held if others == 0 else held & ~((2 << _high_index(others)) - 1)
+                    top = _cashable(held, hd & cls, partner & cls)
                     m = _popcount(top)
                     if partner_ruffs:
                         m = min(m, _popcount(partner & cls))
