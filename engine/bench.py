@@ -383,7 +383,7 @@ ABLATION_SWITCHES = (
     ("null: no forced-trick test", "FLAG_NO_QUICK"),
     ("no sure-points bounds (null: no safety test)", "FLAG_NO_SURE_POINTS"),
     ("no killer lead in the ordering", "FLAG_NO_KILLER"),
-    ("no direct two-trick endgame", "FLAG_NO_ENDGAME"),
+    ("no direct two- and three-trick endgames", "FLAG_NO_ENDGAME"),
     ("plain bisection (no fail-soft bound jumps)", "FLAG_BINARY_ONLY"),
 )
 

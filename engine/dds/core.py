@@ -130,7 +130,7 @@ FLAG_NO_QUICK = 32  # no one-trick sure-winner bound at trick starts
 FLAG_NO_SURE_POINTS = 128  # no static sure-points bounds (unbeatable trumps; null: declarer safe everywhere)
 FLAG_NO_KILLER = 256  # no killer lead in the move ordering
 FLAG_NO_GUESS = 64  # exact values without a first guess (plain fail-soft bisection)
-FLAG_NO_ENDGAME = 512  # no direct evaluation of the last two tricks (search them node by node)
+FLAG_NO_ENDGAME = 512  # no direct evaluation of the last two or three tricks (search them node by node)
 
 # TT: 2-way buckets of two-word entries, keyed on the quasi-symmetric view of a
 # trick start: who holds each card in play, in class and rank order (which
@@ -1296,6 +1296,205 @@ def _two_tricks(g, decl, lead, x0, x1, x2, acc, rem):
     return best_a
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _same_as_lower(g, in_play, hand, c):
+    """Card c's lower neighbour among the cards in play is in the same hand with the
+    same points: playing either gives the same game."""
+    lower = in_play & CLASS_MASK[g, c] & ((1 << c) - 1)
+    if lower == 0:
+        return False
+    b = _high_index(lower)
+    return ((hand >> b) & 1) != 0 and POINTS[g, b] == POINTS[g, c]
+
+
+@njit(cache=True, nogil=True)
+def _three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
+    """Fail-soft value of a trick start with three cards in every hand: alpha-beta
+    over the first trick's cards (``first``: a card of the leader to try first, or
+    -1), the last two tricks by ``_two_tricks``.  Same result convention as ``_search``."""
+    is_null = g == NULL_GAME
+    seat_b = _seat(lead + 1)
+    seat_c = _seat(lead + 2)
+    ha = _hand_of(lead, x0, x1, x2)
+    hb = _hand_of(seat_b, x0, x1, x2)
+    hc = _hand_of(seat_c, x0, x1, x2)
+    a_max = lead == decl
+    b_max = seat_b == decl
+    c_max = seat_c == decl
+    best_a = -INF if a_max else INF
+    best_card = -1
+    al_a = alpha
+    be_a = beta
+    # leads: the table's move, sure winners (most points), the declarer's trumps,
+    # then the rest (fewest points)
+    opp = (hb | hc) if a_max else _hand_of(decl, x0, x1, x2)
+    ruff_a, ruff_b = _ruff_hands(g, decl, lead, x0, x1, x2)
+    i0 = -1
+    i1 = -1
+    i2 = -1
+    in_play = x0 | x1 | x2
+    ma = ha
+    while ma:
+        a = _low_index(ma)
+        ma &= ma - 1
+        cls = CLASS_MASK[g, a]
+        if _same_as_lower(g, in_play, ha, a):
+            continue
+        if a == first:
+            sc = 1000
+        elif _sure_lead(g, a, cls, opp, ruff_a, ruff_b):
+            sc = 300 + POINTS[g, a]
+        elif a_max and (cls & TRUMP_MASK[g]) != 0:
+            sc = 250
+        else:
+            sc = 100 - POINTS[g, a]
+        key = sc * 64 + a
+        if key > i0:
+            i2 = i1
+            i1 = i0
+            i0 = key
+        elif key > i1:
+            i2 = i1
+            i1 = key
+        else:
+            i2 = key
+    for idx_a in range(3):
+        key = i0 if idx_a == 0 else (i1 if idx_a == 1 else i2)
+        if key < 0:
+            break
+        a = key & 63
+        follow_b = hb & CLASS_MASK[g, a]
+        legal_b = follow_b if follow_b else hb
+        follow_c = hc & CLASS_MASK[g, a]
+        legal_c = follow_c if follow_c else hc
+        best_b = -INF if b_max else INF
+        al_b = al_a
+        be_b = be_a
+        # second card: a trick my side surely takes first (most points), then a card
+        # that beats for now (fewest points), then the rest (fewest points)
+        eligible = CLASS_MASK[g, a] | TRUMP_MASK[g]
+        j0 = -1
+        j1 = -1
+        j2 = -1
+        mb = legal_b
+        while mb:
+            b = _low_index(mb)
+            mb &= mb - 1
+            if _same_as_lower(g, in_play, hb, b):
+                continue
+            beats = (eligible >> b) & 1 and b > a
+            top = b if beats else a
+            top_seat = seat_b if beats else lead
+            if (top_seat == decl) == c_max:
+                settled = True  # the last player is on the side of the trick's best card
+            else:
+                above = legal_c & eligible & ~((2 << top) - 1)
+                settled = above == 0
+            mine = (top_seat == decl) == b_max
+            if settled and mine:
+                sc = 200 + POINTS[g, b]
+            elif beats:
+                sc = 150 - POINTS[g, b]
+            else:
+                sc = 100 - POINTS[g, b]
+            key = sc * 64 + b
+            if key > j0:
+                j2 = j1
+                j1 = j0
+                j0 = key
+            elif key > j1:
+                j2 = j1
+                j1 = key
+            else:
+                j2 = key
+        for jdx in range(3):
+            key = j0 if jdx == 0 else (j1 if jdx == 1 else j2)
+            if key < 0:
+                break
+            b = key & 63
+            best_c = -INF if c_max else INF
+            # last card: those that give the trick to my side first, most points first;
+            # then the others, fewest points first (packed score * 64 + card, sorted)
+            k0 = -1
+            k1 = -1
+            k2 = -1
+            mc = legal_c
+            while mc:
+                c = _low_index(mc)
+                mc &= mc - 1
+                if _same_as_lower(g, in_play, hc, c):
+                    continue
+                wc = _seat(lead + _winner_offset(g, a, b, c))
+                sc = (200 + POINTS[g, c]) if ((wc == decl) == c_max) else (100 - POINTS[g, c])
+                key = sc * 64 + c
+                if key > k0:
+                    k2 = k1
+                    k1 = k0
+                    k0 = key
+                elif key > k1:
+                    k2 = k1
+                    k1 = key
+                else:
+                    k2 = key
+            for idx in range(3):
+                key = k0 if idx == 0 else (k1 if idx == 1 else k2)
+                if key < 0:
+                    break
+                c = key & 63
+                w1 = _seat(lead + _winner_offset(g, a, b, c))
+                bits = (1 << a) | (1 << b) | (1 << c)
+                if is_null:
+                    if w1 == decl:
+                        v = 0
+                    else:
+                        v = _two_tricks(g, decl, w1, x0 & ~bits, x1 & ~bits, x2 & ~bits, 0, 1)
+                else:
+                    p1 = POINTS[g, a] + POINTS[g, b] + POINTS[g, c]
+                    v = _two_tricks(g, decl, w1, x0 & ~bits, x1 & ~bits, x2 & ~bits,
+                                    acc + (p1 if w1 == decl else 0), rem - p1)
+                if c_max:
+                    if v > best_c:
+                        best_c = v
+                        if v >= be_b:
+                            break
+                else:
+                    if v < best_c:
+                        best_c = v
+                        if v <= al_b:
+                            break
+            if b_max:
+                if best_c > best_b:
+                    best_b = best_c
+                    if best_b >= be_b:
+                        break
+                    if best_b > al_b:
+                        al_b = best_b
+            else:
+                if best_c < best_b:
+                    best_b = best_c
+                    if best_b <= al_b:
+                        break
+                    if best_b < be_b:
+                        be_b = best_b
+        if a_max:
+            if best_b > best_a:
+                best_a = best_b
+                best_card = a
+                if best_a >= be_a:
+                    break
+                if best_a > al_a:
+                    al_a = best_a
+        else:
+            if best_b < best_a:
+                best_a = best_b
+                best_card = a
+                if best_a <= al_a:
+                    break
+                if best_a < be_a:
+                    be_a = best_a
+    return best_a, best_card
+
+
 # ---------------------------------------------------------------- search
 
 
@@ -1453,6 +1652,14 @@ def _search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, 
                     elif cur_acc + cur_rem - def_sure <= a:
                         val = cur_acc + cur_rem - def_sure
                         finished = True
+                if not finished and use_endgame and n == 0 and _popcount(x0 | x1 | x2) == 9:
+                    # Three tricks left: a direct alpha-beta over the next trick (cheaper
+                    # than stack nodes); stored in the table like an expanded node.
+                    val, bestmove = _three_tricks(g, decl, ld, x0, x1, x2, cur_acc, cur_rem, a, b, tt_move)
+                    a0 = a
+                    b0 = b
+                    entering = False
+                    finished = True
                 if not finished:
                     a0 = a
                     b0 = b
