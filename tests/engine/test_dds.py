@@ -213,6 +213,38 @@ def test_rank_mapped_positions_differ_by_at_most_the_point_shift():
     assert checked > 30
 
 
+def test_three_trick_endgame_bounds_hold_for_any_window():
+    """``_three_tricks`` (three cards in every hand, called with the node's window)
+    must keep the fail-soft contract for every window: a result at or below alpha is
+    an upper bound, at or above beta a lower bound, anything between the exact value."""
+    rng = random.Random(33)
+    checked = 0
+    while checked < 300:
+        game = GameType(checked % 6)
+        pos = random_position(rng, game, 21)
+        if pos.trick or sum(h.bit_count() for h in pos.hands) != 9 or pos.declarer_tricks:
+            continue  # a null the declarer already lost stops early
+        exact = reference_value(pos)
+        g = int(game)
+        hands = [core.to_internal_mask(g, h) for h in pos.hands]
+        if game == GameType.NULL:
+            acc, rem, windows = 0, 1, [(0, 1)]
+        else:
+            acc = pos.declarer_points
+            rem = sum(points_of(h) for h in pos.hands)
+            windows = [(acc + x, acc + x + 1) for x in range(0, rem, 7)] + [(exact - 3, exact + 2), (-core.INF, core.INF)]
+        for alpha, beta in windows:
+            v, best = core._three_tricks(g, pos.declarer, pos.leader, *hands, acc, rem, alpha, beta, -1)
+            if v <= alpha:
+                assert exact <= v, (pos, alpha, beta, v)
+            elif v >= beta:
+                assert exact >= v, (pos, alpha, beta, v)
+            else:
+                assert v == exact, (pos, alpha, beta, v)
+            assert (hands[pos.leader] >> best) & 1
+        checked += 1
+
+
 def test_positions_at_start_and_end():
     # Game over: the value is the points taken.
     done = Position(game=GameType.HEARTS, declarer=1, hands=(0, 0, 0), declarer_points=70, defender_points=50)
