@@ -1307,6 +1307,21 @@ def _same_as_lower(g, in_play, hand, c):
     return ((hand >> b) & 1) != 0 and POINTS[g, b] == POINTS[g, c]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _push3(k0, k1, k2, key):
+    """Insert key into a descending triple of at most three keys (-1: empty)."""
+    if key > k0:
+        return key, k0, k1
+    if key > k1:
+        return k0, key, k1
+    return k0, k1, key
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _nth3(k0, k1, k2, i):
+    return k0 if i == 0 else (k1 if i == 1 else k2)
+
+
 @njit(cache=True, nogil=True)
 def _three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
     """Fail-soft value of a trick start with three cards in every hand: alpha-beta
@@ -1349,17 +1364,9 @@ def _three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
         else:
             sc = 100 - POINTS[g, a]
         key = sc * 64 + a
-        if key > i0:
-            i2 = i1
-            i1 = i0
-            i0 = key
-        elif key > i1:
-            i2 = i1
-            i1 = key
-        else:
-            i2 = key
+        i0, i1, i2 = _push3(i0, i1, i2, key)
     for idx_a in range(3):
-        key = i0 if idx_a == 0 else (i1 if idx_a == 1 else i2)
+        key = _nth3(i0, i1, i2, idx_a)
         if key < 0:
             break
         a = key & 63
@@ -1398,17 +1405,9 @@ def _three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
             else:
                 sc = 100 - POINTS[g, b]
             key = sc * 64 + b
-            if key > j0:
-                j2 = j1
-                j1 = j0
-                j0 = key
-            elif key > j1:
-                j2 = j1
-                j1 = key
-            else:
-                j2 = key
+            j0, j1, j2 = _push3(j0, j1, j2, key)
         for jdx in range(3):
-            key = j0 if jdx == 0 else (j1 if jdx == 1 else j2)
+            key = _nth3(j0, j1, j2, jdx)
             if key < 0:
                 break
             b = key & 63
@@ -1427,17 +1426,9 @@ def _three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
                 wc = _seat(lead + _winner_offset(g, a, b, c))
                 sc = (200 + POINTS[g, c]) if ((wc == decl) == c_max) else (100 - POINTS[g, c])
                 key = sc * 64 + c
-                if key > k0:
-                    k2 = k1
-                    k1 = k0
-                    k0 = key
-                elif key > k1:
-                    k2 = k1
-                    k1 = key
-                else:
-                    k2 = key
+                k0, k1, k2 = _push3(k0, k1, k2, key)
             for idx in range(3):
-                key = k0 if idx == 0 else (k1 if idx == 1 else k2)
+                key = _nth3(k0, k1, k2, idx)
                 if key < 0:
                     break
                 c = key & 63
