@@ -1389,15 +1389,7 @@ def _three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
             mb &= mb - 1
             if _same_as_lower(g, in_play, hb, b):
                 continue
-            beats = (eligible >> b) & 1 and b > a
-            top = b if beats else a
-            top_seat = seat_b if beats else lead
-            if (top_seat == decl) == c_max:
-                settled = True  # the last player is on the side of the trick's best card
-            else:
-                above = legal_c & eligible & ~((2 << top) - 1)
-                settled = above == 0
-            mine = (top_seat == decl) == b_max
+            settled, mine, beats = _follow_settled(decl, seat_b, b, a, lead, eligible, seat_c, legal_c & eligible)
             if settled and mine:
                 sc = 200 + POINTS[g, b]
             elif beats:
@@ -1413,7 +1405,7 @@ def _three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
             b = key & 63
             best_c = -INF if c_max else INF
             # last card: those that give the trick to my side first, most points first;
-            # then the others, fewest points first (packed score * 64 + card, sorted)
+            # then the others, fewest points first (packed score, card and winner, sorted)
             k0 = -1
             k1 = -1
             k2 = -1
@@ -1425,14 +1417,14 @@ def _three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
                     continue
                 wc = _seat(lead + _winner_offset(g, a, b, c))
                 sc = (200 + POINTS[g, c]) if ((wc == decl) == c_max) else (100 - POINTS[g, c])
-                key = sc * 64 + c
+                key = (sc * 64 + c) * 4 + wc  # the trick's winner rides along
                 k0, k1, k2 = _push3(k0, k1, k2, key)
             for idx in range(3):
                 key = _nth3(k0, k1, k2, idx)
                 if key < 0:
                     break
-                c = key & 63
-                w1 = _seat(lead + _winner_offset(g, a, b, c))
+                c = (key >> 2) & 63
+                w1 = key & 3
                 bits = (1 << a) | (1 << b) | (1 << c)
                 if is_null:
                     if w1 == decl:
