@@ -50,7 +50,7 @@ def _build_parser() -> argparse.ArgumentParser:
     budget.add_argument("--time", type=float, default=None, help="thinking time in reference seconds")
     analyze.add_argument("--eval", default=None, help="evaluation: mean, wins, step, type1-N, type2-N, type3")
     analyze.add_argument("--seed", type=int, default=1)
-    analyze.add_argument("--json", action="store_true", help="print the analysis as one JSON object (the default)")
+    analyze.add_argument("--json", action="store_true", help="print the analysis as one JSON object instead of a table")
 
     sub.add_parser("calibrate", help="measure this machine's speed against the reference and store it")
 
@@ -174,9 +174,17 @@ def _analyze(args: argparse.Namespace) -> int:
     limit = Limit(time=args.time) if args.time is not None else Limit(simulations=args.simulations or 100)
     seat = state.to_move
     decision = player.choose(state.view(seat), limit)
+    # time used goes to stderr so that the same seed and budget print identical output
+    print(f"thought {decision.analysis.elapsed:.4f} s", file=sys.stderr)
+    if not args.json:
+        from rich.console import Console
+
+        from .analysis_table import analysis_report
+
+        Console(highlight=False).print(analysis_report(matching[0], state, decision.analysis, args.trick, args.card))
+        return 0
     out = analysis_to_dict(decision.analysis)
-    # time used goes to stderr so that the same seed and budget print identical JSON
-    print(f"thought {out.pop('elapsed')} s", file=sys.stderr)
+    out.pop("elapsed")
     out.update({"id": args.id, "trick": args.trick, "card": args.card, "seat": seat})
     print(json.dumps(out))
     return 0

@@ -37,13 +37,33 @@ def test_solve_prints_per_card_values_and_reports_records_that_do_not_reach_the_
 
 def test_analyze_is_reproducible_under_a_seed():
     args = ("analyze", str(SAMPLES), "--id", "684159", "--trick", "3", "--player", "mcu", "--simulations", "40",
-            "--seed", "3")
+            "--seed", "3", "--json")
     first, second = skat(*args), skat(*args)
     assert first.returncode == 0, first.stderr
     assert first.stdout == second.stdout
     data = json.loads(first.stdout)
     assert data["worlds"] == 40 and data["chosen"] in data["legal"]
     assert set(data["cards"]) == set(data["legal"])
+
+
+def test_analyze_prints_a_table_of_the_cards_without_json():
+    """The same analysis as the JSON, as a report: the mover's position, then one row per
+    legal card, best first, the chosen card marked."""
+    from engine.cards import Card
+
+    args = ("analyze", str(SAMPLES), "--id", "541932", "--trick", "3", "--card", "2", "--player", "pimc",
+            "--simulations", "20", "--seed", "2")
+    text, data = skat(*args), json.loads(skat(*args, "--json").stdout)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("Record 541932 · trick 3, card 2 · middlehand (kermit) to move, defender")
+    assert "trick  ♦Q" in text.stdout  # the card led before it
+    rows = {line.split()[1] if line.startswith("▶") else line.split()[0]: line
+            for line in lines[lines.index(next(l for l in lines if "scores 0‥120" in l)) + 1:]}
+    assert set(rows) == {Card.from_str(c).unicode() for c in data["legal"]}
+    chosen = Card.from_str(data["chosen"]).unicode()
+    assert rows[chosen].startswith("▶")
+    assert f"{data['cards'][data['chosen']]['mean']:.1f}" in rows[chosen].split()
 
 
 def test_analyze_names_a_missing_record():

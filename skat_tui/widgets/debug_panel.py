@@ -3,56 +3,17 @@
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from engine.analysis import Analysis, CardStats
+from engine.analysis import Analysis
 
-from .cards import card_text
+from ..analysis_table import analysis_rows, analysis_table, describe_analysis, sparkline
 
-SPARK = " ▁▂▃▄▅▆▇█"
+__all__ = ["DebugPanel", "NO_ANALYSIS", "sparkline"]
+
 NO_ANALYSIS = "No AI decision yet. Press i for a hint in your own position."
-
-
-def sparkline(histogram: tuple[int, ...] | list[int]) -> str:
-    """One bar per bucket, scaled to the tallest; an empty bucket is a space."""
-    top = max(histogram, default=0)
-    if top <= 0:
-        return " " * len(histogram)
-    return "".join(SPARK[0] if n == 0 else SPARK[max(1, round(n / top * (len(SPARK) - 1)))] for n in histogram)
-
-
-def analysis_rows(analysis: Analysis) -> list[tuple[str, str, str, str, str, str, str, bool]]:
-    """Plain rows (card, histogram, mean, std, evaluation, win share, simulations, chosen)
-    for every legal card, best evaluation first; cards not simulated yet show dashes."""
-    rows = []
-    stats_by_card = {s.card: s for s in analysis.cards}
-    ordered = sorted(analysis.legal, key=lambda c: -(stats_by_card[c].evaluation if c in stats_by_card
-                                                     and stats_by_card[c].simulations else float("-inf")))
-    for card in ordered:
-        stats: CardStats | None = stats_by_card.get(card)
-        chosen = analysis.chosen == card
-        if stats is None or stats.simulations == 0:
-            rows.append((card.unicode(), "", "–", "–", "–", "–", "0", chosen))
-            continue
-        mean = f"{stats.mean:.2f}" if analysis.null_game else f"{stats.mean:.1f}"
-        rows.append((
-            card.unicode(), sparkline(stats.histogram), mean, f"{stats.std:.1f}" if not analysis.null_game
-            else f"{stats.std:.2f}", f"{stats.evaluation:.2f}", f"{stats.win_share:.0%}", str(stats.simulations),
-            chosen,
-        ))
-    return rows
-
-
-def describe_analysis(analysis: Analysis, seat_name: str) -> str:
-    state = "final" if analysis.final else "thinking"
-    limit = f" of {analysis.limit}" if analysis.limit else ""
-    chosen = f" · chose {analysis.chosen.unicode()}" if analysis.final and analysis.chosen is not None else ""
-    note = f" · {analysis.note}" if analysis.note else ""
-    return (f"{seat_name} ({analysis.player}, {state}): {analysis.worlds} worlds, "
-            f"{analysis.elapsed:.1f} s{limit}{chosen}{note}")
 
 
 class DebugPanel(VerticalScroll):
@@ -107,22 +68,7 @@ class DebugPanel(VerticalScroll):
         if self.analysis is None:
             return Text("\n".join(filter(None, (self.note, self.message))), style="dim")
         analysis = self.analysis
-        table = Table(box=None, pad_edge=False, expand=False, show_edge=False, padding=(0, 1))
-        table.add_column("")
-        table.add_column("card")
-        table.add_column("null: lost/won" if analysis.null_game else "scores 0‥120", no_wrap=True)
-        for name in ("mean", "std", "eval", "win", "sims"):
-            table.add_column(name, justify="right")
-        stats_by_card = {s.card: s for s in analysis.cards}
-        for card_label, hist, mean, std, ev, win, sims, chosen in analysis_rows(analysis):
-            card = next(c for c in analysis.legal if c.unicode() == card_label)
-            table.add_row(
-                Text("▶", style="bold green") if chosen else "",
-                card_text(card),
-                Text(hist, style="cyan"),
-                mean, std, ev, win, sims,
-                style="bold" if chosen else ("dim" if card not in stats_by_card else ""),
-            )
+        table = analysis_table(analysis)
         heading = Text(describe_analysis(analysis, self.seat_name), style="bold")
         parts: list[RenderableType] = [heading, table]
         if self.note:
