@@ -78,6 +78,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+    except OSError as exc:
+        if exc.filename is None or args.command is None:
+            raise
+        # a record or deals file that is missing or unreadable: say which, no traceback
+        print(f"skat {args.command}: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 2
 
 
 def _dispatch(args: argparse.Namespace) -> int:

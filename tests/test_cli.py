@@ -97,3 +97,12 @@ def test_a_reader_that_stops_early_ends_the_output_quietly(tmp_path):
     proc.wait(timeout=600)
     assert json.loads(first)["id"]
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+
+
+def test_a_missing_record_file_is_named_without_a_traceback(tmp_path):
+    missing = tmp_path / "nope.sgf"
+    for args in (("solve", str(missing)), ("analyze", str(missing), "--id", "1")):
+        proc = skat(*args)
+        assert proc.returncode == 2
+        assert f"skat {args[0]}: cannot read {missing}" in proc.stderr
+        assert "Traceback" not in proc.stderr
