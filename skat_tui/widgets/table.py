@@ -329,9 +329,10 @@ class TableView(Widget):
             return TrickLook(title, {}, lines=lines or ["(nothing said yet)"])
         if state.phase in (Phase.SKAT, Phase.DISCARD, Phase.DECLARE):
             who = names[state.declarer]
-            action = {Phase.SKAT: "takes the skat or plays hand", Phase.DISCARD: "discards two cards",
-                      Phase.DECLARE: "declares"}[state.phase]
-            return TrickLook(f"{who} won the bidding at {state.bid}", {}, lines=[f"{who} {action}"])
+            # "… X to bid" as in the bidding: no verb to agree with "You"
+            action = {Phase.SKAT: "take the skat or play hand", Phase.DISCARD: "discard two cards",
+                      Phase.DECLARE: "declare the game"}[state.phase]
+            return TrickLook(f"{who} won the bidding at {state.bid}", {}, lines=[f"… {who} to {action}"])
 
         def cards_of_trick(trick_cards, leader) -> dict[str, Card]:
             return {spots[(leader + i) % 3]: card for i, card in enumerate(trick_cards)}
