@@ -373,4 +373,7 @@ class TableView(Widget):
         if state.skat_known and state.skat and state.perspective is not None and state.skat_taken:
             text.append(" · skat ")
             text.append_text(cards_text(list(cards_of(state.skat)), german))
+            if state.discard:  # what now counts for the declarer
+                text.append(" · put away ")
+                text.append_text(cards_text(list(cards_of(state.discard)), german))
         return text
