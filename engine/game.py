@@ -288,19 +288,43 @@ class GameState:
         """What ``seat`` may know, as a state that moves can be applied to."""
         if self.perspective is not None and self.perspective != seat:
             raise ValueError("a view can only be narrowed to its own seat")
-        v = GameState()
-        v.perspective = seat
+        # built field by field as in copy(): views are taken before every decision
+        v = GameState.__new__(GameState)
+        fields = self.__dict__
+        own = v.__dict__
         for name in _SNAPSHOT_FIELDS:
-            value = getattr(self, name)
-            setattr(v, name, list(value) if isinstance(value, list) else value)
+            own[name] = fields[name]
+        for name in _LIST_FIELDS:
+            own[name] = list(fields[name])
+        v.perspective = seat
+        v.deal = None
+        v._result = None
         v.hands = [self.hands[s] if s == seat or (self.revealed and s == self.declarer) else 0 for s in range(3)]
         sees_skat = self.skat_taken and self.declarer == seat
         v.skat = self.skat if sees_skat else 0
         v.skat_known = sees_skat
         v.discard = self.discard if sees_skat else 0
-        v.moves = tuple((s, self.visible_move(m, seat)) for s, m in self.moves)
+        v.moves = self._moves_seen_by(seat)
         v._stack = []
         return v
+
+    def _moves_seen_by(self, seat: int) -> tuple[tuple[int, Move], ...]:
+        # Only the skat moves look different to a defender, and they come before the
+        # declaration: scan up to it instead of re-mapping every move of the game
+        # (views are taken before every decision; a third of a heuristic game's time).
+        moves = self.moves
+        if seat == self.declarer:
+            return moves
+        seen = None
+        for i, (s, m) in enumerate(moves):
+            if isinstance(m, Declare):
+                break
+            shown = self.visible_move(m, seat)
+            if shown is not m:
+                if seen is None:
+                    seen = list(moves)
+                seen[i] = (s, shown)
+        return moves if seen is None else tuple(seen)
 
     # ------------------------------------------------------------ queries
 
