@@ -201,16 +201,22 @@ def mask_of(cards: Iterable[int]) -> Mask:
     return mask
 
 
+_CARD_BY_INDEX = tuple(Card)  # Card(i) is an enum lookup, ten times slower than indexing
+_BYTE_POINTS = tuple(sum(CARD_POINTS[b] for b in range(8) if v >> b & 1) for v in range(256))
+"""Points of the cards in each byte of a mask (one suit), which is the same in every suit."""
+
+
 def cards_of(mask: Mask) -> Iterator[Card]:
     """The cards of a mask in index order."""
     while mask:
         low = mask & -mask
-        yield Card(low.bit_length() - 1)
+        yield _CARD_BY_INDEX[low.bit_length() - 1]
         mask ^= low
 
 
 def points_of(mask: Mask) -> int:
-    return sum(CARD_POINTS[c] for c in cards_of(mask))
+    return (_BYTE_POINTS[mask & 0xFF] + _BYTE_POINTS[(mask >> 8) & 0xFF] + _BYTE_POINTS[(mask >> 16) & 0xFF]
+            + _BYTE_POINTS[(mask >> 24) & 0xFF])
 
 
 def count(mask: Mask) -> int:
