@@ -130,11 +130,19 @@ def _side_value(ranks: int, trump_count: int, grand: bool) -> float:
     return value
 
 
-def suit_strength(hand: Mask, game: GameType, seat: int) -> float:
-    """Strength of ``hand`` (usually ten cards) for a suit game."""
-    trump = int(game)
+def _trump_part(hand: Mask, game: GameType) -> tuple[float, int]:
+    """Suit and grand: the score of the trumps held (jacks, and the trump suit in a
+    suit game) and their number; the side suits are added by ``_side_suits``."""
     jacks = _jacks(hand)
-    trump_ranks = _suit_ranks(hand, trump)
+    if game == GameType.GRAND:
+        count = sum(jacks)
+        score = sum(w for w, held in zip(GRAND_JACK_WEIGHTS, jacks) if held)
+        if jacks[0] and jacks[1]:
+            score += 0.3
+        if count <= 1:
+            score -= 1.0
+        return score, count
+    trump_ranks = _suit_ranks(hand, int(game))
     trump_count = sum(jacks) + trump_ranks.bit_count()
     score = sum(w for w, held in zip(SUIT_JACK_WEIGHTS, jacks) if held)
     for bit, weight in SUIT_TRUMP_WEIGHTS.items():
@@ -142,27 +150,33 @@ def suit_strength(hand: Mask, game: GameType, seat: int) -> float:
             score += weight
     if trump_count >= 6:
         score += 0.3 * (trump_count - 5)
-    for suit in range(4):
-        if suit != trump:
-            score += _side_value(_suit_ranks(hand, suit), trump_count, False)
+    return score, trump_count
+
+
+def _side_suits(game: GameType) -> tuple[int, ...]:
+    return tuple(s for s in range(4) if game == GameType.GRAND or s != int(game))
+
+
+def _with_side_values(score: float, side_values, game: GameType, seat: int) -> float:
+    """``score`` plus each side suit's value, in suit order, plus the forehand bonus."""
+    for value in side_values:
+        score += value
     if seat == FOREHAND:
-        score += FOREHAND_BONUS["suit"]
+        score += FOREHAND_BONUS["grand" if game == GameType.GRAND else "suit"]
     return score
+
+
+def suit_strength(hand: Mask, game: GameType, seat: int) -> float:
+    """Strength of ``hand`` (usually ten cards) for a suit game."""
+    score, trump_count = _trump_part(hand, game)
+    side = [_side_value(_suit_ranks(hand, suit), trump_count, False) for suit in _side_suits(game)]
+    return _with_side_values(score, side, game, seat)
 
 
 def grand_strength(hand: Mask, seat: int) -> float:
-    jacks = _jacks(hand)
-    count = sum(jacks)
-    score = sum(w for w, held in zip(GRAND_JACK_WEIGHTS, jacks) if held)
-    if jacks[0] and jacks[1]:
-        score += 0.3
-    if count <= 1:
-        score -= 1.0
-    for suit in range(4):
-        score += _side_value(_suit_ranks(hand, suit), count, True)
-    if seat == FOREHAND:
-        score += FOREHAND_BONUS["grand"]
-    return score
+    score, count = _trump_part(hand, GameType.GRAND)
+    side = [_side_value(_suit_ranks(hand, suit), count, True) for suit in range(4)]
+    return _with_side_values(score, side, GameType.GRAND, seat)
 
 
 @lru_cache(maxsize=None)
@@ -235,14 +249,34 @@ def best_discard(cards: Mask, game: GameType, seat: int) -> tuple[Mask, float]:
             candidates = [c for c in all_cards if not (1 << c) & JACKS]
         if len(candidates) < 2:
             candidates = all_cards
+    # Discarding side cards leaves the trump part of the strength as it is, and
+    # changes the value of one or two side suits only: the same sums as
+    # ``strength(kept)``, term by term, without recomputing the rest per pair.
+    side_only = game != GameType.NULL and not any((1 << c) & trumps for c in candidates)
+    if side_only:
+        trump_score, trump_count = _trump_part(cards, game)
+        grand = game == GameType.GRAND
+        suits = _side_suits(game)
+        full = [_side_value(_suit_ranks(cards, suit), trump_count, grand) for suit in suits]
+    if game == GameType.NULL:
+        null_dangers = [_null_suit_danger((cards >> (8 * suit)) & 0xFF) for suit in range(4)]
     best_mask, best_score = 0, -math.inf
     for i, a in enumerate(candidates):
         for b in candidates[i + 1:]:
             discard = (1 << a) | (1 << b)
             kept = cards & ~discard
             if game == GameType.NULL:
-                # equal danger: put away the higher cards
-                score = null_score(kept) + ((a & 7) + (b & 7)) * 0.001
+                # equal danger: put away the higher cards (only the suits of a and b change)
+                danger = sum(value if suit != a >> 3 and suit != b >> 3
+                             else _null_suit_danger((kept >> (8 * suit)) & 0xFF)
+                             for suit, value in enumerate(null_dangers))
+                score = -float(danger) + ((a & 7) + (b & 7)) * 0.001
+            elif side_only:
+                side = [value if suit != a >> 3 and suit != b >> 3
+                        else _side_value(_suit_ranks(kept, suit), trump_count, grand)
+                        for suit, value in zip(suits, full)]
+                score = (_with_side_values(trump_score, side, game, seat)
+                         + DISCARD_POINT_WEIGHT * (CARD_POINTS[a] + CARD_POINTS[b]))
             else:
                 score = strength(kept, game, seat) + DISCARD_POINT_WEIGHT * (CARD_POINTS[a] + CARD_POINTS[b])
             if score > best_score:
