@@ -187,7 +187,8 @@ def _analyze(args: argparse.Namespace) -> int:
 
         from .analysis_table import analysis_report
 
-        Console(highlight=False).print(analysis_report(matching[0], state, decision.analysis, args.trick, args.card))
+        report = analysis_report(matching[0], state, decision.analysis, args.trick, args.card)
+        Console(highlight=False).print(report)
         return 0
     out = analysis_to_dict(decision.analysis)
     out.pop("elapsed")
