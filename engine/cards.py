@@ -135,17 +135,18 @@ class Card(enum.IntEnum):
     CK = 30
     CA = 31
 
+    # tuple lookups: calling an enum class costs about ten times as much
     @classmethod
     def make(cls, suit: Suit, rank: Rank) -> Card:
-        return cls(suit * 8 + rank)
+        return _CARD_BY_INDEX[suit * 8 + rank]
 
     @property
     def suit(self) -> Suit:
-        return Suit(self >> 3)
+        return _SUIT_BY_INDEX[self >> 3]
 
     @property
     def rank(self) -> Rank:
-        return Rank(self & 7)
+        return _RANK_BY_INDEX[self & 7]
 
     @property
     def points(self) -> int:
@@ -184,6 +185,11 @@ class Card(enum.IntEnum):
             raise ValueError(f"not a card: {text!r} (expected e.g. CJ, HT, D7 or ♣J, ♥10)") from None
 
 
+_CARD_BY_INDEX = tuple(Card)  # Card(i) is an enum lookup, ten times slower than indexing
+_SUIT_BY_INDEX = tuple(sorted(Suit))
+_RANK_BY_INDEX = tuple(sorted(Rank))
+
+
 ALL_CARDS: tuple[Card, ...] = tuple(Card)
 _CARD_BY_TEXT: dict[str, Card] = {}
 for _card in ALL_CARDS:
@@ -201,7 +207,6 @@ def mask_of(cards: Iterable[int]) -> Mask:
     return mask
 
 
-_CARD_BY_INDEX = tuple(Card)  # Card(i) is an enum lookup, ten times slower than indexing
 _BYTE_POINTS = tuple(sum(CARD_POINTS[b] for b in range(8) if v >> b & 1) for v in range(256))
 """Points of the cards in each byte of a mask (one suit), which is the same in every suit."""
 

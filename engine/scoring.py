@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .cards import Card, Mask, Rank, Suit
 from .rules import NULL_VALUES, GameType
@@ -16,6 +17,7 @@ SEEGER_FABIAN_LOST_PENALTY = 50
 SEEGER_FABIAN_DEFENDER_BONUS = {3: 40, 4: 30}
 
 
+@lru_cache(maxsize=None)
 def trump_order_high_to_low(game: GameType) -> tuple[Card, ...]:
     if game == GameType.NULL:
         return ()
