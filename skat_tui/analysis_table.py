@@ -23,7 +23,7 @@ def sparkline(histogram: tuple[int, ...] | list[int]) -> str:
     return "".join(SPARK[0] if n == 0 else SPARK[max(1, round(n / top * (len(SPARK) - 1)))] for n in histogram)
 
 
-def analysis_rows(analysis: Analysis) -> list[tuple[str, str, str, str, str, str, str, bool]]:
+def analysis_rows(analysis: Analysis, german: bool = False) -> list[tuple[str, str, str, str, str, str, str, bool]]:
     """Plain rows (card, histogram, mean, std, evaluation, win share, simulations, chosen)
     for every legal card, best evaluation first; cards not simulated yet show dashes."""
     rows = []
@@ -34,27 +34,27 @@ def analysis_rows(analysis: Analysis) -> list[tuple[str, str, str, str, str, str
         stats: CardStats | None = stats_by_card.get(card)
         chosen = analysis.chosen == card
         if stats is None or stats.simulations == 0:
-            rows.append((card.unicode(), "", "–", "–", "–", "–", "0", chosen))
+            rows.append((card.unicode(german), "", "–", "–", "–", "–", "0", chosen))
             continue
         mean = f"{stats.mean:.2f}" if analysis.null_game else f"{stats.mean:.1f}"
         rows.append((
-            card.unicode(), sparkline(stats.histogram), mean, f"{stats.std:.1f}" if not analysis.null_game
+            card.unicode(german), sparkline(stats.histogram), mean, f"{stats.std:.1f}" if not analysis.null_game
             else f"{stats.std:.2f}", f"{stats.evaluation:.2f}", f"{stats.win_share:.0%}", str(stats.simulations),
             chosen,
         ))
     return rows
 
 
-def describe_analysis(analysis: Analysis, seat_name: str) -> str:
+def describe_analysis(analysis: Analysis, seat_name: str, german: bool = False) -> str:
     state = "final" if analysis.final else "thinking"
     limit = f" of {analysis.limit}" if analysis.limit else ""
-    chosen = f" · chose {analysis.chosen.unicode()}" if analysis.final and analysis.chosen is not None else ""
+    chosen = f" · chose {analysis.chosen.unicode(german)}" if analysis.final and analysis.chosen is not None else ""
     note = f" · {analysis.note}" if analysis.note else ""
     return (f"{seat_name} ({analysis.player}, {state}): {analysis.worlds} worlds, "
             f"{analysis.elapsed:.1f} s{limit}{chosen}{note}")
 
 
-def analysis_table(analysis: Analysis) -> Table:
+def analysis_table(analysis: Analysis, german: bool = False) -> Table:
     """Per legal card, best first: histogram of final scores, mean, std, evaluation,
     win share and simulations; the chosen card marked ▶."""
     table = Table(box=None, pad_edge=False, expand=False, show_edge=False, padding=(0, 1))
@@ -64,11 +64,11 @@ def analysis_table(analysis: Analysis) -> Table:
     for name in ("mean", "std", "eval", "win", "sims"):
         table.add_column(name, justify="right")
     stats_by_card = {s.card: s for s in analysis.cards}
-    for card_label, hist, mean, std, ev, win, sims, chosen in analysis_rows(analysis):
-        card = next(c for c in analysis.legal if c.unicode() == card_label)
+    for card_label, hist, mean, std, ev, win, sims, chosen in analysis_rows(analysis, german):
+        card = next(c for c in analysis.legal if c.unicode(german) == card_label)
         table.add_row(
             Text("▶", style="bold green") if chosen else "",
-            card_text(card),
+            card_text(card, german),
             Text(hist, style="cyan"),
             mean, std, ev, win, sims,
             style="bold" if chosen else ("dim" if card not in stats_by_card else ""),
@@ -76,7 +76,7 @@ def analysis_table(analysis: Analysis) -> Table:
     return table
 
 
-def analysis_report(record, state, analysis: Analysis, trick: int, card: int) -> Group:
+def analysis_report(record, state, analysis: Analysis, trick: int, card: int, german: bool = False) -> Group:
     """`skat analyze` without --json: the position from the mover's view, then the table.
     No timing in it, so the same seed and budget print the same report."""
     seat = state.to_move
@@ -89,14 +89,15 @@ def analysis_report(record, state, analysis: Analysis, trick: int, card: int) ->
     lines = [
         Text(f"Record {record.id} · trick {trick}, card {card} · {who(seat)} to move, {side}", style="bold"),
         Text(f"{state.declaration.describe()}, declarer {who(state.declarer)}, bid {state.bid}"),
-        Text("hand   ").append_text(cards_text(list(cards_of(state.hands[seat])))),
-        Text("trick  ").append_text(cards_text(list(state.trick)) if state.trick else Text("(leads)", style="dim")),
+        Text("hand   ").append_text(cards_text(list(cards_of(state.hands[seat])), german)),
+        Text("trick  ").append_text(cards_text(list(state.trick), german) if state.trick
+                                    else Text("(leads)", style="dim")),
         Text(f"points so far: declarer {state.points[state.declarer]}, "
              f"defenders {sum(state.points) - state.points[state.declarer]}"),
         Text(""),
     ]
     limit = f" (budget: {analysis.limit})" if analysis.limit else ""
-    chosen = f", chose {analysis.chosen.unicode()}" if analysis.chosen is not None else ""
+    chosen = f", chose {analysis.chosen.unicode(german)}" if analysis.chosen is not None else ""
     note = f" · {analysis.note}" if analysis.note else ""
     lines.append(Text(f"{analysis.player.upper()}: {analysis.worlds} worlds{limit}{chosen}{note}", style="bold"))
-    return Group(*lines, analysis_table(analysis))
+    return Group(*lines, analysis_table(analysis, german))

@@ -198,7 +198,8 @@ class ReplayScreen(Screen):
 
     def on_analysis_updated(self, message: AnalysisUpdated) -> None:
         if message.token == self._token:
-            self.query_one(DebugPanel).show_analysis(message.analysis, self.names[message.seat])
+            self.query_one(DebugPanel).show_analysis(message.analysis, self.names[message.seat],
+                                                      self.settings.german)
 
     def on_hint_ready(self, message: HintReady) -> None:
         text = f"The AI would choose: {describe_move(message.move, self.settings.german)}"

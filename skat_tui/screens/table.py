@@ -326,7 +326,7 @@ class TableScreen(Screen):
             name = self.names[message.seat]
             self._simulations = message.analysis.worlds
         self.last_analysis = (name, message.analysis)
-        self.query_one(DebugPanel).show_analysis(message.analysis, name)
+        self.query_one(DebugPanel).show_analysis(message.analysis, name, self.settings.german)
 
     def on_move_chosen(self, message: MoveChosen) -> None:
         if self._thinking is None or message.token != self._thinking[1]:

@@ -34,6 +34,7 @@ class DebugPanel(VerticalScroll):
         super().__init__(**kwargs)
         self.analysis: Analysis | None = None
         self.seat_name = ""
+        self.german = False
         self.message = NO_ANALYSIS
         self.note = ""
         """Shown above the analysis, e.g. why a seat has none."""
@@ -45,8 +46,8 @@ class DebugPanel(VerticalScroll):
     def on_mount(self) -> None:
         self._redraw()
 
-    def show_analysis(self, analysis: Analysis, seat_name: str) -> None:
-        self.analysis, self.seat_name, self.note = analysis, seat_name, ""
+    def show_analysis(self, analysis: Analysis, seat_name: str, german: bool = False) -> None:
+        self.analysis, self.seat_name, self.note, self.german = analysis, seat_name, "", german
         self._redraw()
 
     def show_note(self, note: str) -> None:
@@ -68,8 +69,8 @@ class DebugPanel(VerticalScroll):
         if self.analysis is None:
             return Text("\n".join(filter(None, (self.note, self.message))), style="dim")
         analysis = self.analysis
-        table = analysis_table(analysis)
-        heading = Text(describe_analysis(analysis, self.seat_name), style="bold")
+        table = analysis_table(analysis, self.german)
+        heading = Text(describe_analysis(analysis, self.seat_name, self.german), style="bold")
         parts: list[RenderableType] = [heading, table]
         if self.note:
             parts.insert(0, Text(self.note, style="italic dim"))
@@ -80,7 +81,7 @@ class DebugPanel(VerticalScroll):
         if self.analysis is None:
             return "\n".join(filter(None, (self.note, self.message)))
         lines = [self.note] if self.note else []
-        lines += [describe_analysis(self.analysis, self.seat_name)]
-        for card_label, hist, mean, std, ev, win, sims, chosen in analysis_rows(self.analysis):
+        lines += [describe_analysis(self.analysis, self.seat_name, self.german)]
+        for card_label, hist, mean, std, ev, win, sims, chosen in analysis_rows(self.analysis, self.german):
             lines.append(f"{'▶' if chosen else ' '} {card_label:4} {hist} {mean} {std} {ev} {win} {sims}")
         return "\n".join(lines)

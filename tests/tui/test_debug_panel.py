@@ -30,6 +30,18 @@ def test_sparkline_scales_to_the_tallest_bucket():
     assert sparkline([0, 0]) == "  "
 
 
+def test_rows_use_german_rank_names_when_asked():
+    from engine.analysis import Analysis, CardStats
+    from engine.cards import Card
+    from skat_tui.analysis_table import analysis_rows
+
+    stats = tuple(CardStats(card, 4, 60.0, 5.0, 60.0 + i, 0.5, (0,) * 13) for i, card in enumerate((Card.CQ, Card.CJ)))
+    analysis = Analysis("pimc", 0, (Card.CQ, Card.CJ), stats, Card.CJ, 4, 0.1, None, final=True)
+    assert [row[0] for row in analysis_rows(analysis, german=True)] == ["♣B", "♣D"]  # best first, chosen ▶
+    assert analysis_rows(analysis, german=True)[0][-1] and not analysis_rows(analysis)[1][-1]
+    assert [row[0] for row in analysis_rows(analysis)] == ["♣J", "♣Q"]
+
+
 async def test_debug_panel_updates_live_while_ai_thinks(fast_settings):
     thinker = ThinkingPlayer(steps=3)
     # East waits a little before its card, so West's final analysis stays on the panel long enough to read
