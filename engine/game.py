@@ -311,7 +311,7 @@ class GameState:
     def _moves_seen_by(self, seat: int) -> tuple[tuple[int, Move], ...]:
         # Only the skat moves look different to a defender, and they come before the
         # declaration: scan up to it instead of re-mapping every move of the game
-        # (views are taken before every decision; a third of a heuristic game's time).
+        # (views are taken before every decision: a quarter of a heuristic game's profile).
         moves = self.moves
         if seat == self.declarer:
             return moves

@@ -132,7 +132,7 @@ def _side_value(ranks: int, trump_count: int, grand: bool) -> float:
 
 def _trump_part(hand: Mask, game: GameType) -> tuple[float, int]:
     """Suit and grand: the score of the trumps held (jacks, and the trump suit in a
-    suit game) and their number; the side suits are added by ``_side_suits``."""
+    suit game) and their number; ``_with_side_values`` adds the side suits."""
     jacks = _jacks(hand)
     if game == GameType.GRAND:
         count = sum(jacks)
