@@ -158,7 +158,7 @@ class GamePickerScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Label(f"{len(self.titles)} games — Enter opens one")
-            yield OptionList(*(Option(t, id=str(i)) for i, t in enumerate(self.titles)), id="games")
+            yield OptionList(*(Option(t, id=str(i)) for i, t in enumerate(self.titles)), id="game-list")
 
     def on_mount(self) -> None:
         games = self.query_one(OptionList)

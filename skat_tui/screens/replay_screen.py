@@ -23,7 +23,7 @@ from ..players import resolve_player
 from engine.replay import ReplayNavigator
 from ..settings import Settings
 from ..widgets.debug_panel import DebugPanel
-from ..widgets.table import TableView
+from ..widgets.table import TableView, describe_declaration
 from .dialogs import GamePickerScreen, HelpScreen, result_lines
 from .table import describe_move
 
@@ -31,17 +31,22 @@ VIEWS = (None, 0, 1, 2)
 """None: all hands open; a seat: only what that seat knew."""
 
 
-def record_title(index: int, record: Any) -> str:
+def record_title(index: int, record: Any, german: bool = False) -> str:
+    """'2. 684159 · foo, xskat:2, xskat · foo: Grand won +96' for the game picker."""
     state = GameState.new(record.deal)
     for _, move in record.moves:
         state.push(move)
-    players = ", ".join(getattr(record, "players", ()) or ())
+    names = tuple(getattr(record, "players", ()) or ())
     result = state.result()
     if result is None:
         outcome = "passed in" if state.phase == Phase.PASSED else state.phase.value
+        if state.end == "left" and state.left_seat is not None:
+            outcome = f"ended: {names[state.left_seat] if len(names) == 3 else 'a player'} left the table"
     else:
-        outcome = f"{result.declaration.iss()} {'won' if result.won else 'lost'} {result.value:+d}"
-    return f"{index + 1}. {getattr(record, 'id', '')} · {players} · {outcome}"
+        who = f"{names[result.declarer]}: " if len(names) == 3 and names[result.declarer] else ""
+        outcome = (f"{who}{describe_declaration(result.declaration, german)} "
+                   f"{'won' if result.won else 'lost'} {result.value:+d}")
+    return f"{index + 1}. {getattr(record, 'id', '')} · {', '.join(names)} · {outcome}"
 
 
 class ReplayScreen(Screen):
@@ -146,7 +151,7 @@ class ReplayScreen(Screen):
         self.refresh_position()
 
     def action_pick_game(self) -> None:
-        titles = [record_title(i, r) for i, r in enumerate(self.navigator.records)]
+        titles = [record_title(i, r, self.settings.german) for i, r in enumerate(self.navigator.records)]
 
         def picked(index: int | None) -> None:
             if index is not None:

@@ -87,3 +87,26 @@ def _legal(state):
     from engine.cards import cards_of
 
     return list(cards_of(state.legal_cards()))
+
+
+def test_game_titles_name_the_declarer_the_game_and_how_it_ended():
+    from pathlib import Path
+
+    from engine.record import read_records
+    from skat_tui.screens.replay_screen import record_title
+
+    records, _ = read_records(Path(__file__).parent.parent / "data" / "iss-samples.sgf")
+    titles = [record_title(i, r) for i, r in enumerate(records)]
+    assert "2. 684159 · foo, xskat:2, xskat · xskat: Grand won +96" in titles
+    assert "9. 30 · bonsai, bar, foo · ended: foo left the table" in titles
+    assert "1. 541932 · zoot, kermit, foo · foo: Karo lost -54" == record_title(0, records[0], german=True)
+
+
+async def test_the_game_picker_uses_the_dialog_width():
+    app = SkatApp(records=played_records(2), settings=Settings())
+    async with app.run_test(size=(110, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GamePickerScreen))
+        games = app.screen.query_one("#game-list")
+        assert games.size.width > 80  # one line a game, not wrapped into a narrow column
+        prompts = [str(games.get_option_at_index(i).prompt) for i in range(games.option_count)]
+        assert len(prompts) == 2 and all(p.count(" · ") == 2 for p in prompts)
