@@ -76,7 +76,8 @@ def analysis_table(analysis: Analysis, german: bool = False) -> Table:
     return table
 
 
-def analysis_report(record, state, analysis: Analysis, trick: int, card: int, german: bool = False) -> Group:
+def analysis_report(record, state, analysis: Analysis, trick: int, card: int, german: bool = False,
+                    evaluation: str = "") -> Group:
     """`skat analyze` without --json: the position from the mover's view, then the table.
     No timing in it, so the same seed and budget print the same report."""
     seat = state.to_move
@@ -86,18 +87,22 @@ def analysis_report(record, state, analysis: Analysis, trick: int, card: int, ge
     def who(s: int) -> str:
         return f"{SEAT_NAMES[s]} ({names[s]})" if names[s] else SEAT_NAMES[s]
 
+    # null is about tricks, suit and grand about card points
+    what, counts = ("tricks", state.trick_counts) if analysis.null_game else ("points", state.points)
     lines = [
         Text(f"Record {record.id} · trick {trick}, card {card} · {who(seat)} to move, {side}", style="bold"),
         Text(f"{state.declaration.describe()}, declarer {who(state.declarer)}, bid {state.bid}"),
         Text("hand   ").append_text(cards_text(list(cards_of(state.hands[seat])), german)),
         Text("trick  ").append_text(cards_text(list(state.trick), german) if state.trick
                                     else Text("(leads)", style="dim")),
-        Text(f"points so far: declarer {state.points[state.declarer]}, "
-             f"defenders {sum(state.points) - state.points[state.declarer]}"),
+        Text(f"{what} so far: declarer {counts[state.declarer]}, "
+             f"defenders {sum(counts) - counts[state.declarer]}"),
         Text(""),
     ]
     limit = f" (budget: {analysis.limit})" if analysis.limit else ""
     chosen = f", chose {analysis.chosen.unicode(german)}" if analysis.chosen is not None else ""
     note = f" · {analysis.note}" if analysis.note else ""
-    lines.append(Text(f"{analysis.player.upper()}: {analysis.worlds} worlds{limit}{chosen}{note}", style="bold"))
+    evaluated = f", evaluation {evaluation}" if evaluation else ""
+    player = analysis.player.partition(":")[0].upper()  # "mcu:eval=step": the parameters are shown apart
+    lines.append(Text(f"{player}: {analysis.worlds} worlds{limit}{evaluated}{chosen}{note}", style="bold"))
     return Group(*lines, analysis_table(analysis, german))

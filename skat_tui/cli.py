@@ -187,7 +187,8 @@ def _analyze(args: argparse.Namespace) -> int:
 
         from .analysis_table import analysis_report
 
-        report = analysis_report(matching[0], state, decision.analysis, args.trick, args.card, args.german)
+        report = analysis_report(matching[0], state, decision.analysis, args.trick, args.card, args.german,
+                                 str(player.evaluation_for(state.view(seat))))
         Console(highlight=False).print(report)
         return 0
     out = analysis_to_dict(decision.analysis)
