@@ -11,6 +11,7 @@ from engine.cards import cards_of
 from engine.rules import SEAT_NAMES
 
 from .widgets.cards import card_text, cards_text
+from .widgets.table import describe_declaration
 
 SPARK = " ▁▂▃▄▅▆▇█"
 
@@ -91,7 +92,7 @@ def analysis_report(record, state, analysis: Analysis, trick: int, card: int, ge
     what, counts = ("tricks", state.trick_counts) if analysis.null_game else ("points", state.points)
     lines = [
         Text(f"Record {record.id} · trick {trick}, card {card} · {who(seat)} to move, {side}", style="bold"),
-        Text(f"{state.declaration.describe()}, declarer {who(state.declarer)}, bid {state.bid}"),
+        Text(f"{describe_declaration(state.declaration, german)}, declarer {who(state.declarer)}, bid {state.bid}"),
         Text("hand   ").append_text(cards_text(list(cards_of(state.hands[seat])), german)),
         Text("trick  ").append_text(cards_text(list(state.trick), german) if state.trick
                                     else Text("(leads)", style="dim")),
