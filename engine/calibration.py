@@ -2,7 +2,7 @@
 
 A budget of ``time=2`` means "as much thinking as 2 s on the reference
 machine".  The reference is the machine this project's speed goals were set
-on (a 2-core x86-64 VM, Python 3.11, numba 0.68); seed 000 did the same with
+on (a 2-core x86-64 VM, Python 3.11, numba 0.68); Schäfer (2005) did the same with
 a 3 GHz PC of 2005.  ``skat calibrate`` runs a short fixed workload (heuristic
 playouts and double-dummy solves on fixed deals), compares its time with the
 reference time, and stores ``speed_factor = reference_time / measured_time``

@@ -1,6 +1,6 @@
 """Evaluation functions: how a simulated outcome scores for the player's side.
 
-Seed 000 (ch. 6) compares: mean card points (the default for suit and grand),
+Schäfer (2005, ch. 6) compares: mean card points (the default for suit and grand),
 the count of won games (the default for null), a step function over the
 outcome classes, and three ways of sloping the steps.  Here each is one
 ``Evaluation`` with parameters, parsed from a short spec:

@@ -1,4 +1,4 @@
-"""Tournaments as in seed 000 (ch. 4): the same deals with every seat arrangement.
+"""Tournaments as in Schäfer (2005, ch. 4): the same deals with every seat arrangement.
 
 Each deal is played once for every distinct arrangement of the player specs
 over the three seats (1, 3 or 6), so the cards dealt do not decide the

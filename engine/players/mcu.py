@@ -1,4 +1,4 @@
-"""MCU: seed 000's Monte Carlo player with imperfect information.
+"""MCU: the Monte Carlo player of Schäfer (2005) with imperfect information.
 
 Per sampled world and legal card: play the card, then heuristic players
 finish the game (each deciding from its own hand and public information

@@ -12,7 +12,7 @@ a watcher thread calls ``on_stop_requested`` the moment either is reached so a
 subclass can also cut a long batch short (PIMC aborts its running solves).
 
 Bidding, skat and declaration are delegated to the heuristic player for now
-(seed 000 did the same); ``choose_before_play`` is the place for Monte Carlo
+(Schäfer, 2005, did the same); ``choose_before_play`` is the place for Monte Carlo
 bidding later.
 """
 
