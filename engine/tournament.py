@@ -34,7 +34,7 @@ from .record import GameRecord, format_record, read_records
 from .series import play_game
 
 CLOSE_GAME_POINTS = range(55, 61)
-"""Declarer card points of a 'close game' (the thesis' file of close games)."""
+"""Declarer card points of a 'close game' (Schäfer's (2005) file of close games)."""
 
 
 # ---------------------------------------------------------------- deals
