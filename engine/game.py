@@ -30,7 +30,7 @@ from .rules import (
     legal_cards,
     trick_winner,
 )
-from .scoring import Declaration, GameResult, evaluate, smallest_null_value_reaching
+from .scoring import Declaration, GameResult, evaluate, null_value
 
 
 class IllegalMoveError(ValueError):
@@ -414,8 +414,10 @@ class GameState:
             return "the skat was taken: this cannot be a hand game"
         if not decl.hand and not self.skat_taken:
             return "take the skat first, or declare a hand game"
-        if decl.game == GameType.NULL and smallest_null_value_reaching(self.bid) is None:
-            return f"no null game reaches the bid of {self.bid}"
+        if decl.game == GameType.NULL and null_value(decl) < self.bid:
+            # A null game is worth exactly its own value: declared below the
+            # bid it could only be lost as overbid, so (as in XSkat) it is refused.
+            return f"{decl.describe()} is worth {null_value(decl)}, below the bid of {self.bid}"
         return None
 
     # ------------------------------------------------------------ moves

@@ -84,8 +84,8 @@ class HeuristicPlayer(Player):
         """The game to play with twelve cards, and the discard for it."""
         seat = view.declarer
         options = hand_eval.declaration_options(view.hands[seat], seat)
-        legal = [o for o in options if o.declaration.problem() is None]
-        return hand_eval.choose_best(legal, view.bid)
+        # The engine's rule: e.g. a null below the bid is refused, so never plan it.
+        return hand_eval.choose_best(self._legal(view, options), view.bid)
 
     def _declaration_after_discard(self, view: GameState) -> Declaration:
         seat = view.declarer

@@ -124,8 +124,44 @@ def test_hand_game_needs_no_pick_up_but_a_skat_game_does():
 def test_null_cannot_reach_a_bid_above_59():
     s = state_after(Bid(60), Hold(), Pass(), Pass())
     assert s.declarer == FOREHAND
-    assert "no null game reaches the bid of 60" in s.declaration_problem(Declaration(GameType.NULL, hand=True))
+    assert "below the bid of 60" in s.declaration_problem(Declaration(GameType.NULL, hand=True, ouvert=True))
     assert all(d.declaration.game != GameType.NULL for d in s.legal_moves() if isinstance(d, Declare))
+
+
+NULL_VARIANTS = {  # (hand, ouvert): value
+    (False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59,
+}
+
+
+@pytest.mark.parametrize("bid", [22, 23, 24, 33, 35, 36, 45, 46, 48, 55, 59, 60])
+@pytest.mark.parametrize("hand", [False, True])
+@pytest.mark.parametrize("ouvert", [False, True])
+def test_a_null_game_is_refused_when_its_own_value_is_below_the_bid(bid, hand, ouvert):
+    s = state_after(Bid(bid), Hold(), Pass(), Pass())
+    assert s.declarer == FOREHAND and s.bid == bid
+    if not hand:
+        s.push(PickUp())
+        s.push(Discard(cs("C7.D7")))
+    decl = Declaration(GameType.NULL, hand=hand, ouvert=ouvert)
+    value = NULL_VARIANTS[(hand, ouvert)]
+    problem = s.declaration_problem(decl)
+    legal = [m.declaration for m in s.legal_moves() if isinstance(m, Declare)]
+    if value >= bid:
+        assert problem is None and decl in legal
+    else:
+        assert problem == f"{decl.describe()} is worth {value}, below the bid of {bid}"
+        assert decl not in legal
+        with pytest.raises(IllegalMoveError, match=f"below the bid of {bid}"):
+            s.push(Declare(decl))
+        assert s.declaration is None
+
+
+def test_after_taking_the_skat_at_48_no_null_can_be_declared():
+    # Null ouvert hand (59) would reach 48, but not once the skat is taken.
+    s = state_after(Bid(48), Hold(), Pass(), Pass())
+    s.push(PickUp())
+    s.push(Discard(cs("C7.D7")))
+    assert all(m.declaration.game != GameType.NULL for m in s.legal_moves() if isinstance(m, Declare))
 
 
 # ---- play ------------------------------------------------------------------------------------
