@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from engine.cards import CardSet
+from engine.game import GameState
 from engine.scoring import GameResult
 from engine.series import Series
 
@@ -100,19 +102,35 @@ def result_lines(result: GameResult | None, names: Sequence[str], german: bool =
     return lines
 
 
+def skat_line(state: GameState, names: Sequence[str], german: bool = False) -> str:
+    """What became of the skat; public once the game is over, so shown for anyone's game."""
+    if state.deal is None:
+        return ""  # a seat's view does not know the skat
+    skat = CardSet(state.deal.skat).unicode(german)
+    if state.declarer is None:
+        return f"Skat: {skat} (nobody played)."
+    who = names[state.declarer]
+    if state.skat_taken:
+        return f"Skat: {who} picked up {skat} and put away {CardSet(state.discard).unicode(german)}."
+    return f"Skat: {skat} (hand game, not picked up; it counts for {who})."
+
+
 class ResultScreen(ModalScreen[None]):
     """After a game: the result in full, then the score sheet; Enter deals the next game."""
 
     BINDINGS = [Binding("enter,n,escape", "close", "Next game", priority=True)]
 
     def __init__(self, result: GameResult | None, names: Sequence[str], series: Series,
-                 german: bool = False) -> None:
+                 german: bool = False, skat: str = "") -> None:
         super().__init__()
         self.result, self.names, self.series, self.german = result, names, series, german
+        self.skat = skat
+        """The skat line (see ``skat_line``), shown after the result."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="result-dialog"):
-            text = Text("\n".join(result_lines(self.result, self.names, self.german)))
+            lines = result_lines(self.result, self.names, self.german)
+            text = Text("\n".join(lines + [self.skat] if self.skat else lines))
             if self.result is not None:
                 text.stylize("bold green" if self.result.won else "bold red", 0, len(text.plain.split("\n")[0]))
             yield Static(text, id="result-text")

@@ -37,7 +37,7 @@ from ..widgets.cards import HandRow
 from ..widgets.debug_panel import DebugPanel
 from ..widgets.table import TableView
 from .declaration import DeclarationDialog
-from .dialogs import ConfirmScreen, HelpScreen, ResultScreen, ScoreSheetScreen
+from .dialogs import ConfirmScreen, HelpScreen, ResultScreen, ScoreSheetScreen, skat_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 HINT_TOKEN_BASE = 1_000_000_000  # hint searches never share a token with an opponent's decision
@@ -270,7 +270,8 @@ class TableScreen(Screen):
         self.say("All three passed." if result is None else f"Game {number} is over.")
         self.refresh_table()
         self.update_bindings()
-        self.app.push_screen(ResultScreen(result, self.names, self.session.series, self.settings.german),
+        self.app.push_screen(ResultScreen(result, self.names, self.session.series, self.settings.german,
+                                          skat_line(state, self.names, self.settings.german)),
                              callback=lambda _: self.next_game())
 
     def next_game(self) -> None:

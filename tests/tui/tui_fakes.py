@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from engine.analysis import Analysis, CardAccumulator
 from engine.cards import cards_of
-from engine.game import GameState, Pass, Phase
+from engine.game import Bid, GameState, Hold, Pass, Phase, PickUp
 from engine.players.base import Decision, Player
 
 
@@ -117,3 +117,22 @@ class FixedAnalysisPlayer(PassivePlayer):
         final = Analysis("fixed", view.to_move, tuple(legal), tuple(a.stats() for a in accumulators), legal[0],
                          40, 0.5, limit, final=True)
         return Decision(super().choose(view, limit).move, final)
+
+
+class DeclaringPlayer(PassivePlayer):
+    """Bids the lowest value (or holds), takes the skat, puts away and declares
+    whatever the engine lists first: an opponent who plays a game."""
+
+    name = "declaring"
+
+    def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
+        if view.phase == Phase.BIDDING:
+            moves = view.legal_moves()
+            bids = [m for m in moves if isinstance(m, Bid)]
+            holds = [m for m in moves if isinstance(m, Hold)]
+            if bids:
+                return Decision(min(bids, key=lambda m: m.value))
+            return Decision(holds[0] if holds else Pass())
+        if view.phase == Phase.SKAT:
+            return Decision(next(m for m in view.legal_moves() if isinstance(m, PickUp)))
+        return super().choose(view, limit)
