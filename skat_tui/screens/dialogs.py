@@ -115,6 +115,19 @@ def skat_line(state: GameState, names: Sequence[str], german: bool = False) -> s
     return f"Skat: {skat} (hand game, not picked up; it counts for {who})."
 
 
+def ending_lines(state: GameState, names: Sequence[str], german: bool = False) -> list[str]:
+    """How a finished game ended: its scored result, or why there is none
+    (passed in, or a player left before a game was declared)."""
+    result = state.result()
+    if result is not None:
+        return result_lines(result, names, german)
+    if state.end in ("left", "timeout") and state.left_seat is not None:
+        how = "left the table" if state.end == "left" else "ran out of time"
+        bid = f" (bid {state.bid})" if state.bid else ""
+        return [f"{names[state.left_seat]} {how} before a game was declared{bid}: the game is not scored."]
+    return result_lines(None, names, german)
+
+
 class ResultScreen(ModalScreen[None]):
     """After a game: the result in full, then the score sheet; Enter deals the next game."""
 

@@ -24,7 +24,7 @@ from engine.replay import ReplayNavigator
 from ..settings import Settings
 from ..widgets.debug_panel import DebugPanel
 from ..widgets.table import TableView, describe_declaration
-from .dialogs import GamePickerScreen, HelpScreen, result_lines
+from .dialogs import GamePickerScreen, HelpScreen, ending_lines
 from .table import describe_move
 
 VIEWS = (None, 0, 1, 2)
@@ -73,6 +73,8 @@ class ReplayScreen(Screen):
         self.errors = list(errors)
         self.view_index = 0
         self._token = 0
+        self._result_toast_game: int | None = None
+        """The game whose result toast is showing (End shows it; leaving the end clears it)."""
 
     def compose(self) -> ComposeResult:
         yield TableView(id="table")
@@ -97,6 +99,12 @@ class ReplayScreen(Screen):
 
     def refresh_position(self) -> None:
         nav = self.navigator
+        if self._result_toast_game is not None and (
+                self._result_toast_game != nav.game_index or not nav.state.is_over):
+            # Textual offers no public way to withdraw one toast; the result
+            # is the only long one the replay shows.
+            self.app.clear_notifications()
+            self._result_toast_game = None
         viewer = VIEWS[self.view_index]
         state = nav.state if viewer is None else nav.state.view(viewer)
         self.query_one(TableView).show(
@@ -110,7 +118,7 @@ class ReplayScreen(Screen):
         if last is not None:
             status += f" · {self.names[last[0]]} {describe_move(last[1], self.settings.german)}"
         if nav.state.is_over:
-            status += "\n" + "  ".join(result_lines(nav.state.result(), self.names, self.settings.german)[:1])
+            status += "\n" + ending_lines(nav.state, self.names, self.settings.german)[0]
         self.query_one("#status", Static).update(status)
 
     def status_text(self) -> str:
@@ -138,8 +146,9 @@ class ReplayScreen(Screen):
         self.refresh_position()
         state = self.navigator.state
         if state.is_over:
-            self.notify("\n".join(result_lines(state.result(), self.names, self.settings.german)),
+            self.notify("\n".join(ending_lines(state, self.names, self.settings.german)),
                         title="Result", timeout=10)
+            self._result_toast_game = self.navigator.game_index
 
     def action_cycle_view(self) -> None:
         self.view_index = (self.view_index + 1) % len(VIEWS)

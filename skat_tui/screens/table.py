@@ -22,7 +22,9 @@ from textual.worker import Worker, WorkerState
 
 from engine.analysis import Analysis
 from engine.cards import Card, CardSet
-from engine.game import Bid, Discard, GameState, Hold, IllegalMoveError, Move, Pass, Phase, PickUp, Play, Declare
+from engine.game import (
+    Bid, Declare, Discard, GameState, Hold, IllegalMoveError, Leave, Move, Pass, Phase, PickUp, Play, Resign, ShowCards,
+)
 from engine.limits import Limit
 from engine.players.base import Player
 from engine.scoring import Declaration
@@ -35,7 +37,7 @@ from ..players import PlayerChoice, resolve_player
 from ..settings import Settings, save_settings
 from ..widgets.cards import HandRow
 from ..widgets.debug_panel import DebugPanel
-from ..widgets.table import TableView
+from ..widgets.table import TableView, describe_declaration
 from .declaration import DeclarationDialog
 from .dialogs import ConfirmScreen, HelpScreen, ResultScreen, ScoreSheetScreen, skat_line
 
@@ -53,11 +55,19 @@ def describe_move(move: Move, german: bool = False) -> str:
     if isinstance(move, PickUp):
         return "takes the skat"
     if isinstance(move, Discard):
-        return "discards two cards"
+        if move.cards is None:
+            return "discards two cards"
+        return f"puts away {CardSet(move.cards).unicode(german)}"
     if isinstance(move, Declare):
-        return f"declares {move.declaration.describe()}"
+        return f"declares {describe_declaration(move.declaration, german)}"
     if isinstance(move, Play):
         return f"plays {Card(move.card).unicode(german)}"  # players may hand back a plain int
+    if isinstance(move, Resign):
+        return "resigns"
+    if isinstance(move, ShowCards):
+        return "shows their cards"
+    if isinstance(move, Leave):
+        return "ran out of time" if move.timeout else "left the table"
     return str(move)
 
 
@@ -238,7 +248,8 @@ class TableScreen(Screen):
                 self.notify(str(exc), title="Illegal move", severity="error")
             raise
         if seat != self.human_seat:
-            self.say(f"{self.names[seat]} {describe_move(move, self.settings.german)}.")
+            shown = self.state.visible_move(move, self.human_seat)  # an opponent's discard stays hidden
+            self.say(f"{self.names[seat]} {describe_move(shown, self.settings.german)}.")
         self.selected = 0
         self.refresh_table()
         self.advance()
@@ -338,7 +349,8 @@ class TableScreen(Screen):
         if message.analysis is None:
             player = self.players[self.positions[seat]].player
             self.query_one(DebugPanel).show_note(
-                f"{self.names[seat]} ({player.name}) reported no analysis for: {describe_move(message.move)}")
+                f"{self.names[seat]} ({player.name}) reported no analysis for: "
+                f"{describe_move(self.state.visible_move(message.move, self.human_seat), self.settings.german)}")
         try:
             self.apply(seat, message.move)
         except IllegalMoveError as exc:

@@ -110,3 +110,49 @@ async def test_the_game_picker_uses_the_dialog_width():
         assert games.size.width > 80  # one line a game, not wrapped into a narrow column
         prompts = [str(games.get_option_at_index(i).prompt) for i in range(games.option_count)]
         assert len(prompts) == 2 and all(p.count(" · ") == 2 for p in prompts)
+
+
+async def test_a_game_a_player_left_ends_with_who_left_not_passed_in():
+    from pathlib import Path
+
+    from engine.record import read_records
+
+    records, _ = read_records(Path(__file__).parent.parent / "data" / "iss-samples.sgf")
+    app = SkatApp(records=records, settings=Settings())
+    async with app.run_test(size=(110, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GamePickerScreen))
+        await pilot.press(*["down"] * 8, "enter")
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.navigator.game_index == 8
+        await pilot.press("end")
+        status = screen.status_text()
+        assert "foo left the table before a game was declared (bid 18): the game is not scored." in status
+        assert "passed" not in status
+        await pilot.pause()
+        assert any("foo left the table" in n.message for n in app._notifications)
+
+
+async def test_the_result_toast_goes_when_leaving_the_end_or_the_game():
+    app = SkatApp(records=played_records(2), settings=Settings())
+    async with app.run_test(size=(110, 32)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, GamePickerScreen))
+        await pilot.press("enter")
+        screen = app.screen
+
+        def result_toasts():
+            return [n for n in app._notifications if n.title == "Result"]
+
+        await pilot.press("end")
+        await pilot.pause()
+        assert result_toasts()
+        await pilot.press("home")
+        await pilot.pause()
+        assert not result_toasts()
+        await pilot.press("end")
+        await pilot.pause()
+        assert result_toasts()
+        await pilot.press("g")
+        await wait_until(pilot, lambda: isinstance(app.screen, GamePickerScreen))
+        await pilot.press("down", "enter")
+        await wait_until(pilot, lambda: app.screen is screen and screen.navigator.game_index == 1)
+        assert not result_toasts()
