@@ -24,10 +24,33 @@ def sparkline(histogram: tuple[int, ...] | list[int]) -> str:
     return "".join(SPARK[0] if n == 0 else SPARK[max(1, round(n / top * (len(SPARK) - 1)))] for n in histogram)
 
 
+def binary_outcomes(analysis: Analysis) -> bool:
+    """Whether the outcomes are only won/lost (null, or PIMC with eval=wins): two buckets, no points."""
+    return analysis.null_game or any(len(s.histogram) == 2 for s in analysis.cards)
+
+
+def outcome_cell(histogram: tuple[int, ...] | list[int], binary: bool) -> str:
+    """The histogram column: a sparkline of card points, or 'won/lost' counts."""
+    if binary:
+        lost, won = histogram
+        return f"{won}/{lost}"
+    return sparkline(histogram)
+
+
+def measure_line(analysis: Analysis, mover: str, side: str) -> str:
+    """What the numbers are about: always the mover's side (the analysing player's own)."""
+    whose = "your" if mover == "You" else f"{mover}'s"
+    role = f" ({side})" if side else ""
+    if binary_outcomes(analysis):
+        return f"games won/lost by {whose} side{role}; mean = share won"
+    return f"card points of {whose} side{role}"
+
+
 def analysis_rows(analysis: Analysis, german: bool = False) -> list[tuple[str, str, str, str, str, str, str, bool]]:
     """Plain rows (card, histogram, mean, std, evaluation, win share, simulations, chosen)
     for every legal card, best evaluation first; cards not simulated yet show dashes."""
     rows = []
+    binary = binary_outcomes(analysis)
     stats_by_card = {s.card: s for s in analysis.cards}
     ordered = sorted(analysis.legal, key=lambda c: -(stats_by_card[c].evaluation if c in stats_by_card
                                                      and stats_by_card[c].simulations else float("-inf")))
@@ -37,9 +60,9 @@ def analysis_rows(analysis: Analysis, german: bool = False) -> list[tuple[str, s
         if stats is None or stats.simulations == 0:
             rows.append((card.unicode(german), "", "–", "–", "–", "–", "0", chosen))
             continue
-        mean = f"{stats.mean:.2f}" if analysis.null_game else f"{stats.mean:.1f}"
+        mean = f"{stats.mean:.2f}" if binary else f"{stats.mean:.1f}"
         rows.append((
-            card.unicode(german), sparkline(stats.histogram), mean, f"{stats.std:.1f}" if not analysis.null_game
+            card.unicode(german), outcome_cell(stats.histogram, binary), mean, f"{stats.std:.1f}" if not binary
             else f"{stats.std:.2f}", f"{stats.evaluation:.2f}", f"{stats.win_share:.0%}", str(stats.simulations),
             chosen,
         ))
@@ -61,7 +84,7 @@ def analysis_table(analysis: Analysis, german: bool = False) -> Table:
     table = Table(box=None, pad_edge=False, expand=False, show_edge=False, padding=(0, 1))
     table.add_column("")
     table.add_column("card")
-    table.add_column("null: lost/won" if analysis.null_game else "scores 0‥120", no_wrap=True)
+    table.add_column("won/lost" if binary_outcomes(analysis) else "scores 0‥120", no_wrap=True)
     for name in ("mean", "std", "eval", "win", "sims"):
         table.add_column(name, justify="right")
     stats_by_card = {s.card: s for s in analysis.cards}

@@ -212,8 +212,10 @@ class ReplayScreen(Screen):
 
     def on_analysis_updated(self, message: AnalysisUpdated) -> None:
         if message.token == self._token:
+            declarer = self.navigator.state.declarer
+            side = "" if declarer is None else ("declarer" if message.seat == declarer else "defenders")
             self.query_one(DebugPanel).show_analysis(message.analysis, self.names[message.seat],
-                                                      self.settings.german)
+                                                      self.settings.german, side=side)
 
     def on_hint_ready(self, message: HintReady) -> None:
         text = f"The AI would choose: {describe_move(message.move, self.settings.german)}"

@@ -78,6 +78,9 @@ class MouseButton(Button, can_focus=False):
 class TableScreen(Screen):
     """One series at the table; a new game is dealt after each result."""
 
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
+    """From 140 columns the debug panel is a side column instead of an overlay."""
+
     BINDINGS = [
         Binding("b", "bid", "Bid"),
         Binding("y", "hold", "Hold"),
@@ -202,6 +205,8 @@ class TableScreen(Screen):
         self.positions = self.session.seats
         self.selected = 0
         self._result_pending = False
+        self.last_analysis = None
+        self.query_one(DebugPanel).clear()  # the last game's decision says nothing about this one
         self.query_one(TableView).show_last_trick = False
         number = self.session.game_number
         self.say(f"{'Resumed' if resumed else 'Dealt'} game {number}: you are {self._role()}.")
@@ -338,7 +343,10 @@ class TableScreen(Screen):
             name = self.names[message.seat]
             self._simulations = message.analysis.worlds
         self.last_analysis = (name, message.analysis)
-        self.query_one(DebugPanel).show_analysis(message.analysis, name, self.settings.german)
+        side = "" if self.state is None or self.state.declarer is None else (
+            "declarer" if message.seat == self.state.declarer else "defenders")
+        self.query_one(DebugPanel).show_analysis(message.analysis, name, self.settings.german,
+                                                 mover=self.names[message.seat], side=side)
 
     def on_move_chosen(self, message: MoveChosen) -> None:
         if self._thinking is None or message.token != self._thinking[1]:

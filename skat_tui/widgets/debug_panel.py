@@ -9,16 +9,19 @@ from textual.widgets import Static
 
 from engine.analysis import Analysis
 
-from ..analysis_table import analysis_rows, analysis_table, describe_analysis, sparkline
+from ..analysis_table import analysis_rows, analysis_table, describe_analysis, measure_line, sparkline
 
 __all__ = ["DebugPanel", "NO_ANALYSIS", "sparkline"]
 
-NO_ANALYSIS = "No AI decision yet. Press i for a hint in your own position."
+NO_ANALYSIS = "No computer decision yet in this game. Press i for a hint in your own position."
 
 
 class DebugPanel(VerticalScroll):
     """One row per legal card: histogram of final scores, mean, std,
-    evaluation, win share and simulations; the chosen card marked ▶."""
+    evaluation, win share and simulations; the chosen card marked ▶.
+
+    On a wide screen (the table screen's ``-wide`` breakpoint class, see app.tcss)
+    it is a side column beside the table; on a narrow one it floats over the table."""
 
     DEFAULT_CSS = """
     DebugPanel {
@@ -34,6 +37,8 @@ class DebugPanel(VerticalScroll):
         super().__init__(**kwargs)
         self.analysis: Analysis | None = None
         self.seat_name = ""
+        self.measure = ""
+        """Whose outcomes the numbers are, e.g. "card points of West's side (defenders)"."""
         self.german = False
         self.message = NO_ANALYSIS
         self.note = ""
@@ -46,8 +51,11 @@ class DebugPanel(VerticalScroll):
     def on_mount(self) -> None:
         self._redraw()
 
-    def show_analysis(self, analysis: Analysis, seat_name: str, german: bool = False) -> None:
+    def show_analysis(self, analysis: Analysis, seat_name: str, german: bool = False,
+                      mover: str = "", side: str = "") -> None:
+        """``mover``: the name of the seat the analysis is for; ``side``: "declarer" or "defenders"."""
         self.analysis, self.seat_name, self.note, self.german = analysis, seat_name, "", german
+        self.measure = measure_line(analysis, mover or seat_name, side)
         self._redraw()
 
     def show_note(self, note: str) -> None:
@@ -71,7 +79,7 @@ class DebugPanel(VerticalScroll):
         analysis = self.analysis
         table = analysis_table(analysis, self.german)
         heading = Text(describe_analysis(analysis, self.seat_name, self.german), style="bold")
-        parts: list[RenderableType] = [heading, table]
+        parts: list[RenderableType] = [heading, Text(self.measure, style="italic"), table]
         if self.note:
             parts.insert(0, Text(self.note, style="italic dim"))
         return Group(*parts)
@@ -81,7 +89,7 @@ class DebugPanel(VerticalScroll):
         if self.analysis is None:
             return "\n".join(filter(None, (self.note, self.message)))
         lines = [self.note] if self.note else []
-        lines += [describe_analysis(self.analysis, self.seat_name, self.german)]
+        lines += [describe_analysis(self.analysis, self.seat_name, self.german), self.measure]
         for card_label, hist, mean, std, ev, win, sims, chosen in analysis_rows(self.analysis, self.german):
             lines.append(f"{'▶' if chosen else ' '} {card_label:4} {hist} {mean} {std} {ev} {win} {sims}")
         return "\n".join(lines)

@@ -8,9 +8,9 @@ from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.table import TableScreen
-from skat_tui.widgets.debug_panel import DebugPanel, sparkline
+from skat_tui.widgets.debug_panel import NO_ANALYSIS, DebugPanel, sparkline
 from skat_tui.widgets.table import SeatPanel
-from tui_fakes import PassivePlayer, SlowPassivePlayer, ThinkingPlayer, wait_until
+from tui_fakes import FixedAnalysisPlayer, PassivePlayer, SlowPassivePlayer, ThinkingPlayer, wait_until
 
 
 async def start_grand(app: SkatApp, pilot) -> TableScreen:
@@ -58,9 +58,10 @@ async def test_debug_panel_updates_live_while_ai_thinks(fast_settings):
         first_worlds = panel.analysis.worlds
         rows = panel.plain().splitlines()
         legal = panel.analysis.legal
-        assert len(rows) == 1 + len(legal)
+        assert len(rows) == 2 + len(legal)
         assert "thinking" in rows[0] and "West" in rows[0]
-        assert all(any(b in row for b in "▁▂▃▄▅▆▇█") for row in rows[1:])
+        assert rows[1] == "card points of West's side (defenders)"  # you declared grand
+        assert all(any(b in row for b in "▁▂▃▄▅▆▇█") for row in rows[2:])
         await wait_until(pilot, lambda: "thinking" in screen.query_one("#seat-west", SeatPanel).plain())
         await wait_until(pilot, lambda: panel.analysis.worlds > first_worlds)
         # The table stays usable while the AI thinks.
@@ -120,4 +121,58 @@ async def test_debug_panel_fills_while_a_real_mcu_thinks(fast_settings):
         assert panel.analysis.worlds > live_worlds
         lines = panel.plain().splitlines()
         assert "West" in lines[0] and "chose" in lines[0]
-        assert len(lines) == 1 + len(panel.analysis.legal)
+        assert len(lines) == 2 + len(panel.analysis.legal)
+
+
+def test_won_lost_outcomes_are_counted_not_drawn_under_a_points_header():
+    """PIMC with eval=wins (and any null game) reports two buckets, lost and won."""
+    from engine.analysis import Analysis, CardStats
+    from engine.cards import Card
+    from rich.console import Console
+
+    from skat_tui.analysis_table import analysis_rows, analysis_table
+
+    stats = (CardStats(Card.CQ, 40, 0.7, 0.46, 0.7, 0.7, (12, 28)),)
+    analysis = Analysis("pimc:eval=wins", 1, (Card.CQ,), stats, Card.CQ, 40, 0.1, None, final=True)
+    assert analysis_rows(analysis)[0][1] == "28/12"
+    console = Console(width=100, record=True)
+    console.print(analysis_table(analysis))
+    text = console.export_text()
+    assert "won/lost" in text and "0‥120" not in text
+    panel = DebugPanel()
+    panel.show_analysis(analysis, "West", mover="West", side="declarer")
+    assert "games won/lost by West's side (declarer)" in panel.plain()
+
+
+async def test_debug_panel_is_a_side_column_on_a_wide_screen_and_an_overlay_on_a_narrow_one(fast_settings):
+    for size, beside in (((160, 50), True), ((100, 30), False)):
+        app = SkatApp(session=TableSession.new(3, series_save_path()), settings=fast_settings,
+                      players={1: PassivePlayer(), 2: PassivePlayer()})
+        async with app.run_test(size=size) as pilot:
+            screen = app.screen
+            await wait_until(pilot, lambda: screen.my_turn)
+            await pilot.press("d")
+            await pilot.pause()
+            panel = screen.query_one(DebugPanel).region
+            east = screen.query_one("#seat-east").region
+            trick = screen.query_one("#trick").region
+            assert panel.width > 0
+            assert (not panel.overlaps(east) and not panel.overlaps(trick)) == beside, size
+
+
+async def test_a_new_game_clears_the_debug_panel(fast_settings):
+    app = SkatApp(session=TableSession.new(3, series_save_path()), settings=fast_settings,
+                  players={1: FixedAnalysisPlayer(), 2: FixedAnalysisPlayer()})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start_grand(app, pilot)
+        panel = screen.query_one(DebugPanel)
+        assert NO_ANALYSIS in panel.plain()  # the placeholder before any decision
+        state = screen.state
+        while not state.is_over:
+            await wait_until(pilot, lambda: screen.my_turn or state.is_over)
+            if screen.my_turn:
+                screen.choose_card(next(c for c in screen.query_one("#hand").cards if state.legal_cards() >> c & 1))
+        assert panel.analysis is not None
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.state is not state)
+        assert panel.analysis is None and screen.last_analysis is None and NO_ANALYSIS in panel.plain()
