@@ -9,8 +9,10 @@ from typing import Any
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
+from .data_lock import DataDirLock, DataDirLocked
 from .persistence import TableSession, load_session, series_save_path
-from .settings import Settings, load_settings
+from .safe_files import set_aside
+from .settings import Settings, data_dir, load_settings
 
 
 class SkatApp(App):
@@ -75,16 +77,27 @@ def open_session(seed: int | None, new_series: bool = False,
                  save_path: Path | None = None) -> tuple[TableSession, list[str]]:
     """The saved series to resume, or a new one; with notices for the user."""
     path = save_path or series_save_path()
-    notices = []
+    notices: list[str] = []
     session = None
     if not new_series:
         try:
             session = load_session(path)
         except ValueError as exc:
-            broken = path.with_suffix(".broken.json")
-            path.replace(broken)
-            notices.append(f"{exc}; kept as {broken.name}, starting a new series")
+            try:
+                broken = set_aside(path)
+                notices.append(f"{exc}; kept as {broken.name}, starting a new series")
+            except OSError as move_error:
+                notices.append(f"{exc}; could not set it aside ({move_error.strerror or move_error}), "
+                               "starting a new series")
     if session is not None:
+        scored = len(session.finished) - session.recorded
+        session.report = notices.append
+        # games finished just before the process died: into the record file, once
+        session.write_records(check_existing=True)
+        session.report = None
+        if scored > 0:
+            notices.append(f"Game {len(session.finished)} had ended before the table closed; it is scored "
+                           "(score sheet: t).")
         if seed is not None and seed != session.seed:
             notices.append(f"Resumed the saved series (seed {session.seed}); --seed {seed} applies to a new "
                            "series (command palette: New series)")
@@ -94,12 +107,33 @@ def open_session(seed: int | None, new_series: bool = False,
 
 def run_table(seed: int | None, settings_overrides: dict) -> None:
     """``skat``: the table; resumes a saved series unless ``new`` (or ``new_series``) is set in
-    the overrides; see ``Settings.with_overrides`` for the rest."""
+    the overrides; see ``Settings.with_overrides`` for the rest.
+
+    Raises SystemExit (status 1) when another table uses the data folder or the
+    app ended with an error."""
     overrides = dict(settings_overrides or {})
     new_series = bool(overrides.pop("new_series", False)) | bool(overrides.pop("new", False))
-    settings = load_settings().with_overrides(overrides)
-    session, notices = open_session(seed, new_series)
-    SkatApp(session=session, settings=settings, notices=notices).run()
+    notices: list[str] = []
+    try:
+        settings = load_settings(notices).with_overrides(overrides)
+    except ValueError as exc:  # a bad --opponent-left/--opponent-right spec or number
+        raise SystemExit(f"skat: {exc}") from None
+    lock = DataDirLock(data_dir())
+    try:
+        lock.acquire()
+    except DataDirLocked as exc:
+        raise SystemExit(f"skat: {exc}") from None
+    except OSError as exc:
+        notices.append(f"Cannot lock the data folder {data_dir()} ({exc.strerror or exc}); "
+                       "saving will likely fail too")
+    try:
+        session, session_notices = open_session(seed, new_series)
+        app = SkatApp(session=session, settings=settings, notices=notices + session_notices)
+        app.run()
+    finally:
+        lock.release()
+    if app.return_code:
+        raise SystemExit(app.return_code)
 
 
 def run_replay(path: str) -> None:

@@ -4,16 +4,21 @@ every finished game is appended to a record file.
 The save file is JSON: the series seed, every finished game and the current
 one as a deal plus the list of moves.  Results are not stored; they are
 recomputed by replaying the moves with ``GameState``, so a save can never
-disagree with the rules.  Writes go to a temporary file that replaces the
-old one, so a closed terminal loses at most the move being made.
+disagree with the rules.  Writes go to a temporary file (named with the
+process id) that replaces the old one, so a closed terminal loses at most the
+move being made.  A finished game is saved among the finished games in the
+same write that holds its last move, and the save counts the games already in
+the record file, so a game is scored and recorded exactly once even if the
+process dies in between.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +30,7 @@ from engine.game import (
 from engine.scoring import Declaration
 from engine.series import Series
 
+from .safe_files import write_atomically
 from .settings import data_dir
 
 SAVE_VERSION = 1
@@ -92,6 +98,8 @@ def encode_game(deal: Deal, moves: Iterable[SeatMove]) -> dict[str, Any]:
 
 
 def decode_game(data: dict[str, Any]) -> tuple[Deal, list[SeatMove]]:
+    if not isinstance(data, dict) or not isinstance(data.get("deal"), list) or not isinstance(data.get("moves"), list):
+        raise ValueError("a game must have a deal and a list of moves")
     deal = Deal.from_order([Card.from_str(c) for c in data["deal"]])
     moves = [(int(item[0]), decode_move(item[1:])) for item in data["moves"]]
     return deal, moves
@@ -131,6 +139,12 @@ class TableSession:
     finished: list[FinishedGame] = field(default_factory=list)
     state: GameState | None = None
     save_path: Path | None = None
+    recorded: int = 0
+    """How many finished games are in the record file (the rest are written by ``write_records``)."""
+    report: Callable[[str], None] | None = None
+    """Told when a save or a record fails (the table shows it); play goes on without saving."""
+    _reported: set[str] = field(default_factory=set, repr=False)
+    """Failures already told since the last good save."""
 
     @classmethod
     def new(cls, seed: int | None, save_path: Path | None = None) -> TableSession:
@@ -181,60 +195,142 @@ class TableSession:
         self.save()
 
     def finish_game(self) -> FinishedGame:
-        """Score the finished (or passed-in) game into the series and save."""
+        """Score the finished (or passed-in) game into the series, save, and append its record."""
+        assert self.state is not None and self.state.is_over
+        game = self._score_current()
+        self.save()
+        self.write_records()
+        return game
+
+    def _score_current(self) -> FinishedGame:
         assert self.state is not None and self.state.is_over
         game = FinishedGame(self.state.deal, list(self.state.moves), self.seats)
         self.series.record(self.state.result())
         self.finished.append(game)
         self.state = None  # the next start_game deals; a save never holds a game twice
-        self.save()
         return game
+
+    def game_id(self, index: int) -> str:
+        """The record id of the finished game at ``index`` (0-based)."""
+        return f"{self.seed}-{index + 1}"
+
+    def write_records(self, check_existing: bool = False) -> None:
+        """Append the finished games not yet in the record file, then save the count.
+
+        ``check_existing`` (on loading) skips a game whose id is already in the
+        file: the process may have died after appending but before saving."""
+        if self.recorded >= len(self.finished):
+            return
+        existing = ""
+        if check_existing:
+            try:
+                existing = (self.records_dir() / ISS_RECORDS).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                existing = ""
+        try:
+            for index in range(self.recorded, len(self.finished)):
+                if f"ID[{self.game_id(index)}]" not in existing:
+                    game = self.finished[index]
+                    append_record(replay_moves(game.deal, game.moves), self.game_id(index),
+                                  tuple(TABLE_NAMES[p] for p in game.seats), self.records_dir())
+                self.recorded = index + 1
+        except OSError as exc:
+            self._failed(f"Could not write the game record: {exc}")
+        self.save()
+
+    def records_dir(self) -> Path:
+        return self.save_path.parent if self.save_path is not None else data_dir()
 
     # --- saving --------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
+        games = [encode_game(g.deal, g.moves) for g in self.finished]
         current = None
         if self.state is not None:
             current = encode_game(self.state.deal, self.state.moves)
+            if self.state.is_over:
+                # The save with the last move already counts the game as finished:
+                # no later write is needed to score it.
+                games.append(current)
+                current = None
         return {
             "version": SAVE_VERSION,
             "seed": self.seed,
             "first_dealer": self.series.first_dealer,
-            "games": [encode_game(g.deal, g.moves) for g in self.finished],
+            "games": games,
+            "recorded": self.recorded,
             "current": current,
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], save_path: Path | None = None) -> TableSession:
+    def from_json(cls, data: Any, save_path: Path | None = None) -> TableSession:
+        """The session in ``data``; raises ValueError if it is not a valid save.
+
+        A finished game saved as the current one (by an older version) is
+        scored here; ``write_records`` then adds any games missing from the record file."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a save must be a JSON object, not {type(data).__name__}")
         if data.get("version") != SAVE_VERSION:
             raise ValueError(f"unknown save version {data.get('version')!r}")
-        session = cls(seed=int(data["seed"]), series=Series(TABLE_NAMES, int(data["first_dealer"])),
-                      save_path=save_path)
-        for raw in data["games"]:
+        seed = _whole_number(data.get("seed"), "seed")
+        first_dealer = _whole_number(data.get("first_dealer"), "first_dealer")
+        if first_dealer not in range(3):
+            raise ValueError(f"first_dealer must be 0, 1 or 2, not {first_dealer}")
+        games = data.get("games")
+        if not isinstance(games, list):
+            raise ValueError("games must be a list")
+        recorded = data.get("recorded", len(games))
+        session = cls(seed=seed, series=Series(TABLE_NAMES, first_dealer), save_path=save_path)
+        for raw in games:
             deal, moves = decode_game(raw)
             seats = session.seats
             state = replay_moves(deal, moves)
+            if not state.is_over:
+                raise ValueError(f"game {len(session.finished) + 1} of the save is not finished")
             session.series.record(state.result())
             session.finished.append(FinishedGame(deal, moves, seats))
+        session.recorded = max(0, min(_whole_number(recorded, "recorded"), len(session.finished)))
         if data.get("current"):
             deal, moves = decode_game(data["current"])
             session.state = replay_moves(deal, moves)
+            if session.state.is_over:
+                session._score_current()
         return session
 
-    def save(self) -> None:
+    def save(self) -> bool:
+        """Write the save file; on failure tell ``report`` (once per kind of failure), False."""
         if self.save_path is None:
-            return
-        self.save_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.save_path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(self.to_json(), f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.save_path)
+            return True
+        try:
+            write_atomically(self.save_path, json.dumps(self.to_json()))
+        except OSError as exc:
+            self._failed(f"Could not save the series to {self.save_path}: {exc.strerror or exc}. "
+                         "Play goes on unsaved.")
+            return False
+        self._reported.clear()
+        return True
+
+    def _failed(self, message: str) -> None:
+        if message in self._reported:
+            return  # the same failure after every move would bury the table in notices
+        self._reported.add(message)
+        if self.report is not None:
+            self.report(message)
 
     def discard_save(self) -> None:
-        if self.save_path is not None and self.save_path.exists():
-            self.save_path.unlink()
+        if self.save_path is None:
+            return
+        try:
+            self.save_path.unlink(missing_ok=True)
+        except OSError as exc:
+            self._failed(f"Could not remove the saved series {self.save_path}: {exc.strerror or exc}")
+
+
+def _whole_number(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value != int(value):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return int(value)
 
 
 def series_save_path() -> Path:
@@ -249,8 +345,10 @@ def load_session(path: Path | None = None) -> TableSession | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         return TableSession.from_json(data, save_path=path)
-    except (KeyError, IndexError, TypeError, json.JSONDecodeError) as exc:
+    except (KeyError, IndexError, TypeError, AttributeError, OverflowError, ValueError) as exc:
         raise ValueError(f"the saved series in {path} is damaged: {exc}") from exc
+    except OSError as exc:
+        raise ValueError(f"the saved series in {path} cannot be read: {exc.strerror or exc}") from exc
 
 
 # ---------------------------------------------------------------- records

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -23,6 +24,22 @@ EVALUATIONS = ("mean", "wins", "step", "type1-10", "type2-50", "type3")
 the step function over the outcome, and its sloped variants."""
 
 OPPONENT_NAMES = ("West", "East")
+
+MAX_AI_DELAY = 10.0
+"""Seconds; a longer least time per AI move would freeze the table."""
+MAX_BUDGET = 3600.0
+"""Reference seconds per decision; larger numbers are typing errors."""
+
+
+def check_number(value: Any, name: str, *, low: float, high: float, whole: bool = False) -> float:
+    """``value`` as a finite number in [low, high]; raises ValueError naming the setting."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{name} must be a number, not {value!r}")
+    if not math.isfinite(value) or not low <= value <= high:
+        raise ValueError(f"{name} must be between {low:g} and {high:g}, not {value!r}")
+    if whole and value != int(value):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return int(value) if whole else float(value)
 
 
 def config_dir() -> Path:
@@ -49,6 +66,22 @@ class OpponentSettings:
     """Heuristic playouts per card and world (MCU's k)."""
     extra: dict[str, str] = field(default_factory=dict)
     """Further engine spec parameters from the command line (sampler, threads)."""
+
+    def check(self, name: str) -> None:
+        """Raise ValueError for a setting no player can use (NaN, infinity, out of range, wrong type)."""
+        if self.kind not in PLAYER_KINDS:
+            raise ValueError(f"{name}: unknown player type {self.kind!r}")
+        if self.evaluation not in EVALUATIONS:
+            raise ValueError(f"{name}: unknown evaluation {self.evaluation!r}")
+        if self.budget is not None:
+            self.budget = check_number(self.budget, f"{name} seconds", low=0, high=MAX_BUDGET)
+        if self.simulations is not None:
+            self.simulations = int(check_number(self.simulations, f"{name} simulations", low=1, high=10**9,
+                                                whole=True))
+        self.repetitions = int(check_number(self.repetitions, f"{name} repetitions", low=1, high=10**6, whole=True))
+        if not isinstance(self.extra, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                       for k, v in self.extra.items()):
+            raise ValueError(f"{name}: extra parameters must map names to text")
 
     def limit(self) -> Limit | None:
         if self.budget is None and self.simulations is None:
@@ -114,32 +147,51 @@ class Settings:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    def check(self) -> None:
+        """Raise ValueError for a value no table can use."""
+        for name, player in zip((*OPPONENT_NAMES, "hint"), (*self.opponents, self.hint)):
+            player.check(name)
+        if not isinstance(self.german, bool):
+            raise ValueError(f"german must be true or false, not {self.german!r}")
+        self.ai_delay = check_number(self.ai_delay, "ai_delay", low=0, high=MAX_AI_DELAY)
+
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Settings:
-        """Read settings, ignoring unknown keys and keeping defaults for missing ones."""
+    def from_json(cls, data: Any) -> Settings:
+        """Read settings, keeping defaults for missing keys; raises ValueError for a
+        file that is not a settings object, an unknown key or a value out of range."""
         default = cls()
+        if not isinstance(data, dict):
+            raise ValueError(f"settings must be a JSON object, not {type(data).__name__}")
+        known_players = {f.name for f in fields(OpponentSettings)}
 
-        def opponent(raw: Any, fallback: OpponentSettings) -> OpponentSettings:
-            if not isinstance(raw, dict):
+        def opponent(raw: Any, fallback: OpponentSettings, name: str) -> OpponentSettings:
+            if raw is None:
                 return fallback
-            known = {f.name for f in fields(OpponentSettings)}
-            result = replace(fallback, **{k: v for k, v in raw.items() if k in known})
-            if result.kind not in PLAYER_KINDS:
-                result.kind = "heuristic"
-            if result.evaluation not in EVALUATIONS:
-                result.evaluation = "mean"
-            return result
+            if not isinstance(raw, dict):
+                raise ValueError(f"{name} must be an object, not {raw!r}")
+            unknown = sorted(set(raw) - known_players)
+            if unknown:
+                raise ValueError(f"{name}: unknown setting {unknown[0]!r}")
+            return replace(fallback, **raw)
 
-        raw_opponents = data.get("opponents") if isinstance(data.get("opponents"), list) else []
+        unknown = sorted(set(data) - {f.name for f in fields(cls)})
+        if unknown:
+            raise ValueError(f"unknown setting {unknown[0]!r}")
+        raw_opponents = data.get("opponents", [])
+        if not isinstance(raw_opponents, list) or len(raw_opponents) > 2:
+            raise ValueError("opponents must be a list of two")
         opponents = [
-            opponent(raw_opponents[i] if i < len(raw_opponents) else None, default.opponents[i]) for i in range(2)
+            opponent(raw_opponents[i] if i < len(raw_opponents) else None, default.opponents[i], OPPONENT_NAMES[i])
+            for i in range(2)
         ]
-        return cls(
+        settings = cls(
             opponents=opponents,
-            german=bool(data.get("german", default.german)),
-            ai_delay=float(data.get("ai_delay", default.ai_delay)),
-            hint=opponent(data.get("hint"), default.hint),
+            german=data.get("german", default.german),
+            ai_delay=data.get("ai_delay", default.ai_delay),
+            hint=opponent(data.get("hint"), default.hint, "hint"),
         )
+        settings.check()
+        return settings
 
     def with_overrides(self, overrides: dict[str, Any]) -> Settings:
         """Apply command-line overrides (not saved).
@@ -171,22 +223,64 @@ class Settings:
                     setattr(target, key, value)
             elif key in ("german", "ai_delay"):
                 setattr(result, key, type(getattr(result, key))(value))
+        result.check()
         return result
 
 
-def load_settings() -> Settings:
-    """The saved settings, or the defaults when there are none or they are unreadable."""
+def load_settings(notices: list[str] | None = None) -> Settings:
+    """The saved settings, or the defaults when there are none.
+
+    A damaged file (not JSON, wrong types, values out of range) is set aside as
+    ``settings.broken.json`` (``-2``, ``-3``… if that exists) so that the next
+    save does not overwrite it; a notice saying so goes to ``notices``."""
+    from .safe_files import set_aside
+
     path = settings_path()
+    if not path.exists():
+        return Settings()
     try:
         return Settings.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError):
+    except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+        problem = f"The settings in {path} are damaged ({exc})"
+    except OSError as exc:
+        if notices is not None:
+            notices.append(f"Cannot read the settings in {path} ({exc.strerror or exc}); using the defaults")
         return Settings()
+    try:
+        kept = set_aside(path)
+        problem += f"; kept as {kept.name}, using the defaults"
+    except OSError as exc:
+        problem += f"; could not set the file aside ({exc.strerror or exc}), using the defaults"
+    if notices is not None:
+        notices.append(problem)
+    return Settings()
 
 
 def save_settings(settings: Settings) -> Path:
+    """Write the settings; raises OSError."""
+    from .safe_files import write_atomically
+
     path = settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(settings.to_json(), indent=2), encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomically(path, json.dumps(settings.to_json(), indent=2))
     return path
+
+
+def changed_settings(base: Settings, shown: Settings, edited: Settings) -> Settings:
+    """``base`` with just what differs between ``shown`` and ``edited``: the settings
+    dialog shows the table's settings, which may hold one-off command-line
+    overrides; only what the user changed there goes into the file."""
+    result = Settings.from_json(base.to_json())
+    players = zip((*result.opponents, result.hint), (*shown.opponents, shown.hint), (*edited.opponents, edited.hint))
+    for target, before, after in players:
+        for f in fields(OpponentSettings):
+            if getattr(before, f.name) != getattr(after, f.name):
+                setattr(target, f.name, getattr(after, f.name))
+    for name in ("german", "ai_delay"):
+        if getattr(shown, name) != getattr(edited, name):
+            setattr(result, name, getattr(edited, name))
+    return result
+
+
+def save_settings_changes(shown: Settings, edited: Settings) -> Path:
+    """Save what the user changed from ``shown`` to ``edited`` on top of the saved settings; raises OSError."""
+    return save_settings(changed_settings(load_settings(), shown, edited))

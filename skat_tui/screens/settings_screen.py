@@ -67,9 +67,11 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Button("Save (Ctrl+S)", id="save", variant="primary")
                 yield Button("Cancel (Esc)", id="cancel")
 
-    def _read_player(self, key: str) -> OpponentSettings:
+    def _read_player(self, key: str, before: OpponentSettings) -> OpponentSettings:
+        kind = str(self.query_one(f"#{key}-kind", Select).value)
         return OpponentSettings(
-            kind=str(self.query_one(f"#{key}-kind", Select).value),
+            kind=kind,
+            extra=dict(before.extra) if kind == before.kind else {},  # engine parameters the dialog does not show
             evaluation=str(self.query_one(f"#{key}-evaluation", Select).value),
             budget=_optional_float(self.query_one(f"#{key}-budget", Input).value),
             simulations=_optional_int(self.query_one(f"#{key}-simulations", Input).value),
@@ -79,10 +81,11 @@ class SettingsScreen(ModalScreen[Settings | None]):
     def read(self) -> Settings:
         """The settings as entered; raises ValueError for values out of range."""
         settings = Settings(
-            opponents=[self._read_player("opp0"), self._read_player("opp1")],
+            opponents=[self._read_player("opp0", self.settings.opponents[0]),
+                       self._read_player("opp1", self.settings.opponents[1])],
             german=self.query_one("#german", Switch).value,
             ai_delay=_optional_float(self.query_one("#ai-delay", Input).value) or 0.0,
-            hint=self._read_player("hint"),
+            hint=self._read_player("hint", self.settings.hint),
         )
         for player in (*settings.opponents, settings.hint):
             player.limit()  # Limit validates the budget
@@ -90,6 +93,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 raise ValueError("repetitions must be at least 1")
         if settings.ai_delay < 0:
             raise ValueError("the least time per AI move cannot be negative")
+        settings.check()  # finite and in range, as a settings file must be
         return settings
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

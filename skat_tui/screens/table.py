@@ -32,9 +32,9 @@ from engine.service import start_search
 from engine.warmup import is_warm
 
 from ..messages import AnalysisUpdated, CardClicked, HintReady, MoveChosen
-from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession, append_record
+from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession
 from ..players import PlayerChoice, resolve_player
-from ..settings import Settings, save_settings
+from ..settings import Settings, save_settings_changes
 from ..widgets.cards import HandRow
 from ..widgets.debug_panel import DebugPanel
 from ..widgets.table import TableView, describe_declaration
@@ -160,6 +160,7 @@ class TableScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.session.report = self.report_file_error
         self.seat_players()
         self.set_interval(0.1, self._tick_thinking)
         self.begin_game()
@@ -277,12 +278,7 @@ class TableScreen(Screen):
         state = self.state
         result = state.result()
         number = self.session.game_number
-        game_id = f"{self.session.seed}-{number}"
-        self.session.finish_game()
-        try:
-            append_record(state, game_id, self.names)
-        except OSError as exc:
-            self.notify(f"Could not write the game record: {exc}", severity="error")
+        self.session.finish_game()  # saves and appends the record; failures go to report_file_error
         self.say("All three passed." if result is None else f"Game {number} is over.")
         self.refresh_table()
         self.update_bindings()
@@ -654,16 +650,19 @@ class TableScreen(Screen):
         def saved(settings: Settings | None) -> None:
             if settings is None:
                 return
-            self.settings = settings
+            shown, self.settings = self.settings, settings
             self.app.settings = settings
             try:
-                save_settings(settings)
+                save_settings_changes(shown, settings)  # one-off command-line overrides stay one-off
             except OSError as exc:
                 self.notify(f"Settings not saved: {exc}", severity="error")
             self.seat_players()  # takes effect with the next decision
             self.refresh_table()
 
         self.app.push_screen(SettingsScreen(self.settings), callback=saved)
+
+    def report_file_error(self, message: str) -> None:
+        self.notify(message, title="Not saved", severity="error", timeout=12)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(TABLE_KEYS))
@@ -693,6 +692,7 @@ class TableScreen(Screen):
             self.session.discard_save()
             path = self.session.save_path
             self.session = TableSession.new(None, path)
+            self.session.report = self.report_file_error
             self.app.session = self.session
             self.seat_players()
             self.begin_game()
