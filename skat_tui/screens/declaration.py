@@ -9,10 +9,14 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Label, RadioButton, RadioSet, Static
 
-from engine.cards import GERMAN_SUIT_NAMES, Suit
+from rich.text import Text
+
+from engine.cards import GERMAN_SUIT_NAMES, Suit, cards_of
 from engine.game import GameState
-from engine.rules import GameType
-from engine.scoring import Declaration
+from engine.rules import GameType, sorted_cards
+from engine.scoring import Declaration, evaluate
+
+from ..widgets.cards import cards_text
 
 GAME_ORDER = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS, GameType.GRAND, GameType.NULL)
 FLAGS = ("schneider", "schwarz", "ouvert")
@@ -24,6 +28,20 @@ def game_label(game: GameType, german: bool) -> str:
         name = GERMAN_SUIT_NAMES[Suit(game)] if german else game.label
         return f"{game.symbol} {name}"
     return game.label
+
+
+def value_at_bid(decl: Declaration, declarer_cards: int, bid: int) -> tuple[str, int]:
+    """'with 2 · 3 × 12 = 36' and the value, for ``decl`` won at its least (61 points,
+    or the announced schneider/schwarz): the engine's scoring of that outcome."""
+    announced = decl.schwarz_announced or decl.schneider_announced
+    points, tricks = (120, 10) if decl.schwarz_announced else ((90, 7) if announced else (61, 5))
+    result = evaluate(0, decl, bid, declarer_cards, points, tricks, 10 - tricks)
+    if decl.game == GameType.NULL:
+        return f"value {result.game_value}", result.game_value
+    mats = result.matadors
+    value = result.multiplier * decl.game.base_value  # before an overbid raises it to the bid
+    return (f"{'with' if mats > 0 else 'without'} {abs(mats)} · {result.multiplier} × "
+            f"{decl.game.base_value} = {value}"), value
 
 
 class DeclarationDialog(ModalScreen[Declaration | None]):
@@ -51,19 +69,36 @@ class DeclarationDialog(ModalScreen[Declaration | None]):
         with Vertical(classes="dialog", id="declare-dialog"):
             kind = "hand game" if self.hand else "after taking the skat"
             yield Label(f"Declare a game ({kind}, bid {self.state.bid})", id="declare-title")
+            yield Static(self.hand_text(), id="declare-hand")
             with Horizontal(id="declare-body"):
                 with RadioSet(id="games"):
                     for i, game in enumerate(GAME_ORDER):
                         yield RadioButton(f"{i + 1} {game_label(game, self.german)}", id=f"game-{game.name}",
                                           value=i == 0)
                 with Vertical(id="flags"):
-                    yield Checkbox("Hand", value=self.hand, disabled=True, id="flag-hand")
+                    yield Checkbox("Hand", value=self.hand, disabled=True, id="flag-hand", compact=True)
                     for name in FLAGS:
-                        yield Checkbox(f"{name.capitalize()} ({FLAG_KEYS[name]})", id=f"flag-{name}")
+                        yield Checkbox(f"{name.capitalize()} ({FLAG_KEYS[name]})", id=f"flag-{name}", compact=True)
             yield Static("", id="declare-reason")
             with Horizontal(classes="buttons"):
-                yield Button("Declare (Enter)", id="declare", variant="primary")
-                yield Button("Back (Esc)", id="cancel")
+                yield Button("Declare (Enter)", id="declare", variant="primary", compact=True)
+                yield Button("Back (Esc)", id="cancel", compact=True)
+
+    @property
+    def declarer_cards(self) -> int:
+        """The cards the matadors are counted from: the hand and the skat put away
+        (in a hand game the skat is unknown: only the hand)."""
+        seat = self.state.declarer
+        return self.state.hands[seat] | (self.state.discard if self.state.skat_taken else 0)
+
+    def hand_text(self) -> Text:
+        state = self.state
+        text = Text("Hand  ")
+        text.append_text(cards_text(sorted_cards(state.hands[state.declarer], GameType.GRAND), self.german))
+        if state.skat_taken and state.discard:
+            text.append("  put away ")
+            text.append_text(cards_text(list(cards_of(state.discard)), self.german))
+        return text
 
     def on_mount(self) -> None:
         self.refresh_choices()
@@ -84,12 +119,16 @@ class DeclarationDialog(ModalScreen[Declaration | None]):
 
     def refresh_choices(self) -> None:
         """Disable what the engine forbids and say why."""
-        for game in GAME_ORDER:
+        for i, game in enumerate(GAME_ORDER):
             button = self.query_one(f"#game-{game.name}", RadioButton)
             # A game is offered if it is legal without announcements.
             reason = self.problem(Declaration(game, hand=self.hand))
             button.disabled = reason is not None
             button.tooltip = reason
+            value_text, value = value_at_bid(self.declaration(game=game), self.declarer_cards, self.state.bid)
+            warning = f" ⚠ overbid" if value < self.state.bid and reason is None else ""
+            label = f"{i + 1} {game_label(game, self.german)}"
+            button.label = f"{label:<10} {value_text}{warning}" if reason is None else label
         for name in FLAGS:
             box = self.query_one(f"#flag-{name}", Checkbox)
             reason = None if self.flags[name] else self.problem(self.declaration(**{name: True}))
@@ -106,6 +145,9 @@ class DeclarationDialog(ModalScreen[Declaration | None]):
         reasons = [f"{name}: {box.tooltip}" for name in FLAGS
                    if (box := self.query_one(f"#flag-{name}", Checkbox)).disabled and box.tooltip]
         summary = f"✗ {problem}" if problem else f"✓ {decl.describe()}"
+        if self.hand and decl.game != GameType.NULL:
+            # the skat counts for the matadors, and a hand game has not seen it
+            summary += " · values if the skat does not change the matadors"
         if reasons and not problem:
             summary += "\n" + "\n".join(f"  ({r})" for r in reasons)
         self.query_one("#declare-reason", Static).update(summary)

@@ -45,6 +45,18 @@ def test_declaration_dialog(snap_compare, fast_settings):
     assert snap_compare(app, terminal_size=SIZE, run_before=declare)
 
 
+def test_declaration_dialog_at_80_by_24(snap_compare, fast_settings):
+    """The hand, each game's value at the bid and the buttons all in view."""
+    app = table_app(fast_settings, {1: PassivePlayer(), 2: PassivePlayer()})
+
+    async def declare(pilot):
+        await wait_until(pilot, lambda: table_of(app).my_turn)
+        await pilot.press("b", "s", "1", "2", "x")
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=declare)
+
+
 def test_table_in_play_with_the_debug_panel(snap_compare, fast_settings):
     app = table_app(fast_settings, {1: FixedAnalysisPlayer(), 2: FixedAnalysisPlayer()})
 
@@ -74,3 +86,14 @@ def test_replay(snap_compare, fast_settings):
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=step)
+
+
+def test_declaration_values_come_from_the_engines_scoring():
+    from engine.cards import Card
+    from engine.rules import GameType
+    from engine.scoring import Declaration
+    from skat_tui.screens.declaration import value_at_bid
+
+    cards = (1 << Card.CJ) | (1 << Card.SJ) | (1 << Card.CA)
+    assert value_at_bid(Declaration(GameType.CLUBS), cards, 18) == ("with 2 · 3 × 12 = 36", 36)
+    assert value_at_bid(Declaration(GameType.HEARTS, hand=True), cards, 18) == ("with 2 · 4 × 10 = 40", 40)
