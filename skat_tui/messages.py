@@ -9,6 +9,7 @@ from textual.message import Message
 from engine.analysis import Analysis
 from engine.cards import Card
 from engine.game import Move
+from engine.scoring import Declaration
 
 
 @dataclass
@@ -38,6 +39,8 @@ class MoveChosen(Message):
 class HintReady(Message):
     move: Move
     analysis: Analysis | None
+    plan: Declaration | None = None
+    """With a discard: the game the hint player means to declare (``Decision.plan``)."""
 
 
 @dataclass

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..analysis import Analysis
 from ..game import GameState, Move
+from ..scoring import Declaration
 from ..limits import Limit
 
 AnalysisCallback = Callable[[Analysis], None]
@@ -19,6 +20,8 @@ AnalysisCallback = Callable[[Analysis], None]
 class Decision:
     move: Move
     analysis: Analysis | None = None
+    plan: Declaration | None = None
+    """With a discard: the game the player means to declare after it."""
 
 
 class Player(ABC):

@@ -47,7 +47,8 @@ class HeuristicPlayer(Player):
         if phase == Phase.SKAT:
             return Decision(self._skat_move(view))
         if phase == Phase.DISCARD:
-            return Decision(Discard(self._plan_after_skat(view).discard))
+            plan = self._plan_after_skat(view)
+            return Decision(Discard(plan.discard), plan=plan.declaration)
         if phase == Phase.DECLARE:
             return Decision(Declare(self._declaration_after_discard(view)))
         raise ValueError(f"no decision to make in phase {phase.value}")

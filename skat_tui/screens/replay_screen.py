@@ -208,7 +208,7 @@ class ReplayScreen(Screen):
             decision = await search.result()
         finally:
             search.stop()
-        self.post_message(HintReady(decision.move, decision.analysis))
+        self.post_message(HintReady(decision.move, decision.analysis, decision.plan))
 
     def on_analysis_updated(self, message: AnalysisUpdated) -> None:
         if message.token == self._token:
@@ -219,6 +219,8 @@ class ReplayScreen(Screen):
 
     def on_hint_ready(self, message: HintReady) -> None:
         text = f"The AI would choose: {describe_move(message.move, self.settings.german)}"
+        if message.plan is not None:
+            text += f" for {describe_declaration(message.plan, self.settings.german)}"
         if message.analysis is None:
             self.query_one(DebugPanel).show_note(f"{text} (no analysis reported)")
         self.notify(text)

@@ -71,6 +71,29 @@ def describe_move(move: Move, german: bool = False) -> str:
     return str(move)
 
 
+def describe_advice(move: Move, plan: Declaration | None = None, german: bool = False) -> str:
+    """A hint in the imperative: 'put away ♠10 ♥8 for Clubs', 'play ♥J', 'bid 20'."""
+    if isinstance(move, Discard) and move.cards is not None:
+        text = f"put away {CardSet(move.cards).unicode(german)}"
+    elif isinstance(move, Declare):
+        text = f"declare {describe_declaration(move.declaration, german)}"
+    elif isinstance(move, Play):
+        text = f"play {Card(move.card).unicode(german)}"
+    elif isinstance(move, Bid):
+        text = f"bid {move.value}"
+    elif isinstance(move, Hold):
+        text = "hold"
+    elif isinstance(move, Pass):
+        text = "pass"
+    elif isinstance(move, PickUp):
+        text = "take the skat"
+    else:
+        text = describe_move(move, german)
+    if plan is not None:
+        text += f" for {describe_declaration(plan, german)}"
+    return text
+
+
 class MouseButton(Button, can_focus=False):
     """A button that answers clicks but never takes the keyboard focus."""
 
@@ -632,10 +655,10 @@ class TableScreen(Screen):
     @work(exclusive=True, group="hint", exit_on_error=False)
     async def run_hint(self, seat: int, player: Player, view: GameState, limit: Limit | None, token: int) -> None:
         decision = await self._search(seat, player, view, limit, token)
-        self.post_message(HintReady(decision.move, decision.analysis))
+        self.post_message(HintReady(decision.move, decision.analysis, decision.plan))
 
     def on_hint_ready(self, message: HintReady) -> None:
-        text = f"Hint: {describe_move(message.move, self.settings.german)}"
+        text = f"Hint: {describe_advice(message.move, message.plan, self.settings.german)}"
         if message.analysis is None:
             self.query_one(DebugPanel).show_note(f"{text} (this player reports no analysis)")
         self.say(text)

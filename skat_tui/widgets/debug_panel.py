@@ -59,8 +59,10 @@ class DebugPanel(VerticalScroll):
         self._redraw()
 
     def show_note(self, note: str) -> None:
-        """A line above the last analysis (or alone), e.g. 'East (random) reports no analysis'."""
+        """A line above the last analysis (or alone), e.g. 'East (random) reports no analysis'.
+        It ends the search: a 'thinking' message no longer applies."""
         self.note = note
+        self.message = ""
         self._redraw()
 
     def clear(self, message: str = "") -> None:
