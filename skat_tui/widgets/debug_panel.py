@@ -60,9 +60,10 @@ class DebugPanel(VerticalScroll):
 
     def show_note(self, note: str) -> None:
         """A line above the last analysis (or alone), e.g. 'East (random) reports no analysis'.
-        It ends the search: a 'thinking' message no longer applies."""
+        It ends the search: a 'thinking' message no longer applies (the placeholder stays)."""
         self.note = note
-        self.message = ""
+        if self.message != NO_ANALYSIS:
+            self.message = ""
         self._redraw()
 
     def clear(self, message: str = "") -> None:
