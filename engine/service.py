@@ -18,7 +18,6 @@ from .analysis import Analysis
 from .game import GameState
 from .limits import Limit
 from .players.base import Decision, Player
-from .warmup import wait_for_background_warm_up
 
 _DONE = object()
 
@@ -40,9 +39,8 @@ class MoveSearch:
 
     def _run(self) -> None:
         try:
-            # On a cold numba cache the app's warm-up compiles for a minute; the budget
-            # starts when the core is ready (a stop still ends the wait at once).
-            wait_for_background_warm_up(self._stop)
+            # No wait for a background warm-up here: until the core is ready the
+            # players make simple moves that need no compiler (engine.warmup.pending).
             decision = self.player.choose(self.view, self.limit, stop=self._stop, report=self._report)
         except BaseException as exc:  # handed to the awaiting side, never lost in the thread
             self._call(self._fail, exc)

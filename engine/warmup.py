@@ -1,42 +1,88 @@
-"""Compile (or load from numba's cache) the whole fast core ahead of use.
+"""Compile (or load from numba's cache) the fast core ahead of use, part by part.
 
-The first call of a numba function compiles it: seconds for the solver and
-the heuristic card play.  The table calls ``warm_up_in_background()`` at
-start-up so that no AI decision and no keypress waits for the compiler; with
-a warm cache (``__pycache__`` beside the modules) it takes about a second.
+The first call of a numba function compiles it: on a new machine the whole
+core takes about two minutes.  The table calls ``warm_up_in_background()`` at
+start-up; until a part is ready, the players that need it make simple moves
+that need no compiler (see ``pending``) instead of waiting, so the game starts
+at once.  The parts are compiled in the order of ``PARTS``: the heuristic
+card play first (the cheapest, and the one every opponent's fallback and
+playout needs), then the Monte Carlo playouts, then the solver.  With a warm
+cache (``NUMBA_CACHE_DIR`` or ``__pycache__`` beside the modules) all of it
+loads in about a second.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
+
+HEURISTIC = "heuristic card play"
+PLAYOUTS = "Monte Carlo playouts"
+SOLVER = "solver"
+PARTS = (HEURISTIC, PLAYOUTS, SOLVER)
+
+
+def _warm_heuristic() -> None:
+    from .game import Deal, GameState, Phase, Play
+    from .players.heuristic import HeuristicPlayer
+
+    # one short game: every branch of the heuristic card play goes through choose_card_std
+    state = GameState.new(Deal.shuffled(1))
+    players = [HeuristicPlayer(i) for i in range(3)]
+    while not state.is_over:
+        view = state.view(state.to_move)
+        player = players[state.to_move]
+        state.push(Play(player.core_card(view)) if state.phase == Phase.PLAY else player.choose(view).move)
+
+
+def _warm_playouts() -> None:
+    from .game import Deal, GameState, Phase, Play
+    from .limits import Limit
+    from .players.heuristic import HeuristicPlayer
+    from .players.mcu import MCUPlayer
+
+    # an MCU decision: the batched playouts of the Monte Carlo players
+    state = GameState.new(Deal.shuffled(1))
+    players = [HeuristicPlayer(i) for i in range(3)]
+    while state.phase != Phase.PLAY or len(state.tricks) < 1:
+        view = state.view(state.to_move)
+        player = players[state.to_move]
+        state.push(Play(player.core_card(view)) if state.phase == Phase.PLAY else player.choose(view).move)
+    MCUPlayer(Limit(simulations=2), seed=1).choose_card(state.view(state.to_move), Limit(simulations=2), None, None)
+
+
+def _warm_solver() -> None:
+    from .dds.warmup import warm_up as warm_up_solver
+
+    warm_up_solver()
+
+
+_WARM_UP = {HEURISTIC: _warm_heuristic, PLAYOUTS: _warm_playouts, SOLVER: _warm_solver}
 
 _done = threading.Event()
 _lock = threading.Lock()
+_ready: set[str] = set()
+_current: str | None = None
+_seconds: dict[str, float] = {}
 
 
 def warm_up() -> float:
-    """Compile or load every fast entry point; returns the seconds it took."""
+    """Compile or load every part of the core; returns the seconds it took."""
+    global _current
     start = time.perf_counter()
     with _lock:
         if _done.is_set():
             return 0.0
-        from .dds.warmup import warm_up as warm_up_solver
-        from .game import Deal, GameState, Phase
-        from .limits import Limit
-        from .players.heuristic import HeuristicPlayer
-        from .players.mcu import MCUPlayer
-
-        warm_up_solver()
-        # a short game: the heuristic player's card play and an MCU decision's batched playouts
-        state = GameState.new(Deal.shuffled(1))
-        players = [HeuristicPlayer(i) for i in range(3)]
-        mcu = MCUPlayer(Limit(simulations=2), seed=1)
-        while not state.is_over:
-            view = state.view(state.to_move)
-            if state.phase == Phase.PLAY and len(state.tricks) == 1:
-                mcu.choose(view)
-            state.push(players[state.to_move].choose(view).move)
+        for part in PARTS:
+            if part in _ready:
+                continue
+            _current = part
+            part_start = time.perf_counter()
+            _WARM_UP[part]()
+            _seconds[part] = time.perf_counter() - part_start
+            _ready.add(part)
+        _current = None
         _done.set()
     return time.perf_counter() - start
 
@@ -45,34 +91,75 @@ def is_warm() -> bool:
     return _done.is_set()
 
 
-_background = threading.Event()  # a background warm-up was started
+@dataclass(frozen=True)
+class WarmUpStatus:
+    """Where the background warm-up stands, for the UI's note."""
+
+    running: bool
+    ready: tuple[str, ...]
+    """The parts compiled (or loaded) so far, in ``PARTS`` order."""
+    current: str | None
+    failure: BaseException | None
+    seconds: float
+    """Wall seconds since the background warm-up started."""
+
+    @property
+    def total(self) -> int:
+        return len(PARTS)
+
+
+def status() -> WarmUpStatus:
+    started = _background_started
+    return WarmUpStatus(
+        running=_background.is_set(),
+        ready=tuple(p for p in PARTS if p in _ready),
+        current=_current if _background.is_set() else None,
+        failure=background_failure,
+        seconds=(time.perf_counter() - started) if started is not None else 0.0,
+    )
+
+
+def pending(*parts: str) -> bool:
+    """True while a background warm-up is still compiling any of ``parts`` (all parts
+    when none are named).  A caller then makes a move that needs no compiler: compiling
+    itself would wait behind the warm-up's hold on numba's compiler.  After a failed
+    warm-up nothing is pending any more, and the core compiles on first use."""
+    if not _background.is_set():
+        return False
+    return any(p not in _ready for p in (parts or PARTS))
+
+
+_background = threading.Event()  # a background warm-up is running
+_background_started: float | None = None
 
 
 def warm_up_in_background() -> threading.Thread:
+    global _background_started
     _background.set()
+    _background_started = time.perf_counter()
     thread = threading.Thread(target=_background_warm_up, name="warm-up", daemon=True)
     thread.start()
     return thread
 
 
 background_failure: BaseException | None = None
-"""What stopped the background warm-up, if anything (moves then compile on first use)."""
+"""What stopped the background warm-up, if anything (the core then compiles on first use)."""
 
 
 def _background_warm_up() -> None:
     global background_failure
     try:
         warm_up()
-    except Exception as exc:  # kept, not raised: a failed warm-up must not take the app down
+    except Exception as exc:  # kept for the UI, not raised: a failed warm-up must not take the app down
         background_failure = exc
     finally:
-        _background.clear()  # finished or failed: no search waits for it any more
+        _background.clear()  # finished or failed: nothing is pending any more
 
 
 def wait_for_background_warm_up(stop: threading.Event | None = None, poll: float = 0.05) -> None:
     """Return once a started background warm-up has finished (at once if none was
-    started), or when ``stop`` is set.  A move searched meanwhile would wait for
-    numba's compiler inside its budget; waiting first keeps the budget honest."""
+    started), or when ``stop`` is set.  For scripts and benchmarks that must not time
+    the compiler."""
     while _background.is_set() and not _done.is_set():
         if stop is not None and stop.wait(poll):
             return
@@ -82,3 +169,5 @@ def wait_for_background_warm_up(stop: threading.Event | None = None, poll: float
 
 if __name__ == "__main__":
     print(f"warm-up took {warm_up():.2f} s")
+    for name, seconds in _seconds.items():
+        print(f"  {name}: {seconds:.2f} s")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -45,8 +46,10 @@ class SkatApp(App):
     def on_mount(self) -> None:
         from engine.warmup import warm_up_in_background
 
-        # compile (or load) the numba core now, so that no AI move waits for the compiler
+        # compile (or load) the numba core now; until it is ready the opponents play simple cards
         warm_up_in_background()
+        self._warm_up_parts_shown = -1  # how many ready parts the note last reported; -1: no note yet
+        self._warm_up_timer = self.set_interval(0.5, self._watch_warm_up)
         if self.session is not None:
             from .screens.table import TableScreen
 
@@ -57,6 +60,37 @@ class SkatApp(App):
             self.push_screen(ReplayScreen(self.records, self.settings, self.record_errors))
         for notice in self.startup_notices:
             self.notify(notice, severity="warning", timeout=8)
+
+    def _watch_warm_up(self) -> None:
+        """The one-time note while the search core compiles (a warm cache loads it before the first
+        check), its progress, and a failed warm-up with its reason."""
+        from engine import warmup
+
+        status = warmup.status()
+        if status.failure is not None:
+            self._warm_up_timer.stop()
+            reason = "".join(traceback.format_exception_only(type(status.failure), status.failure)).strip()
+            self.notify(f"Preparing the search core failed: {reason}. The computer players compile what they "
+                        "need when they first need it, which can take minutes.",
+                        title="Search core", severity="error", timeout=30)
+            return
+        if not status.running:
+            self._warm_up_timer.stop()
+            if self._warm_up_parts_shown >= 0:
+                self.notify(f"The search core is ready ({status.seconds:.0f} s); the computer players search now.",
+                            title="Search core", timeout=6)
+            return
+        if status.seconds < 1.0 or len(status.ready) == self._warm_up_parts_shown:
+            return
+        first = self._warm_up_parts_shown < 0
+        self._warm_up_parts_shown = len(status.ready)
+        ready = ", ".join(status.ready) or "none yet"
+        note = (f"Preparing the search core ({len(status.ready)} of {status.total} parts ready: {ready}; "
+                f"now: {status.current}).")
+        if first:
+            note += (" This happens once, on the first start. Until it is ready the computer players play "
+                     "simple fallback cards.")
+        self.notify(note, title="Search core", timeout=20 if first else 10)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -1,4 +1,4 @@
-"""Compile (or load from numba's on-disk cache) every solver entry point.
+"""Compile (or load from numba's on-disk cache) the solver entry points the players call.
 
 The first call of a numba function compiles it, which takes seconds; an app
 should call ``warm_up_in_background()`` at start-up so the UI never waits on
@@ -23,7 +23,10 @@ _done = threading.Event()
 
 
 def warm_up() -> float:
-    """Compile or load every entry point with the argument types real calls use; returns seconds."""
+    """Compile or load the entry points the players call, with the argument types they use;
+    returns seconds.  ``solve_value`` (benchmarks) and the ``*_std`` helpers (tests) are left
+    to compile on first use: each entry point links and optimises the whole search again,
+    so every one left out saves a large share of a cold start."""
     start = time.perf_counter()
     with _lock:
         if _done.is_set():
@@ -35,16 +38,11 @@ def warm_up() -> float:
             solve(pos, ctx=ctx)
             solve(pos, per_card=False, ctx=ctx)
             solve_threshold(pos, 61, ctx=ctx)
-            core.solve_value(int(game), 0, pos.hands[0], pos.hands[1], pos.hands[2], ctx.trick, 0, 0, 0, 0,
-                             core.EXACT, *ctx.arrays)
             # PIMC's entry: many worlds of one decision per call (same argument types as there)
             hands = np.array([pos.hands], np.int64)
             core.solve_worlds(int(game), 0, hands, np.zeros(1, np.int64), ctx.trick, 0, 0, 0, 61,
                               np.zeros((1, 12), np.int64), np.zeros((1, 12), np.int64), np.zeros(1, np.int64),
                               *ctx.arrays)
-        core.legal_cards_std(1, 0, -1)
-        core.trick_winner_std(0, 0, 1, 2)
-        core.points_std(0, 1)
         _done.set()
     return time.perf_counter() - start
 

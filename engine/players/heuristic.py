@@ -19,9 +19,11 @@ import numpy as np
 
 from ..game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp, Play
 from ..scoring import Declaration
+from .. import warmup
 from . import hand_eval
 from . import heuristic_core as core
 from .base import Decision, Player
+from .fallback import FALLBACK_NOTE, fallback_analysis, simple_card
 from .hand_eval import Option
 from .playout import shown_voids
 
@@ -31,7 +33,8 @@ class HeuristicPlayer(Player):
 
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
-        self._rng = core.seed_state(random.getrandbits(62) if seed is None else seed)
+        self._rng_seed = random.getrandbits(62) if seed is None else seed
+        self._rng = None  # the core's generator, made on first use: making it compiles numba code
         self._bid_limits: dict[tuple[int, int], int] = {}
 
     def new_game(self, seat: int) -> None:
@@ -41,7 +44,8 @@ class HeuristicPlayer(Player):
     def choose(self, view: GameState, limit=None, *, stop=None, report=None) -> Decision:
         phase = view.phase
         if phase == Phase.PLAY:
-            return Decision(Play(self.choose_card(view)))
+            card, note = self.choose_card_noting(view)
+            return Decision(Play(card), fallback_analysis(self.name, view, card, note) if note else None)
         if phase == Phase.BIDDING:
             return Decision(self._bidding_move(view))
         if phase == Phase.SKAT:
@@ -96,6 +100,18 @@ class HeuristicPlayer(Player):
     # card play -------------------------------------------------------------
 
     def choose_card(self, view: GameState) -> int:
+        return self.choose_card_noting(view)[0]
+
+    def choose_card_noting(self, view: GameState) -> tuple[int, str]:
+        """The card, and a note when it is the simple fallback's (the core is still compiling)."""
+        if warmup.pending(warmup.HEURISTIC):
+            return simple_card(view), FALLBACK_NOTE
+        return self.core_card(view), ""
+
+    def core_card(self, view: GameState) -> int:
+        """The numba policy's card (compiles it on first use)."""
+        if self._rng is None:
+            self._rng = core.seed_state(self._rng_seed)
         seat = view.to_move
         game = view.declaration.game
         decl = view.declarer

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import warmup
 from ..cards import mask_of
 from ..evaluation import Evaluation
 from ..limits import Limit
@@ -21,6 +22,7 @@ from .playout import PublicPosition, playout_cards
 
 class MCUPlayer(MonteCarloPlayer):
     name = "mcu"
+    core_parts = (warmup.HEURISTIC, warmup.PLAYOUTS)  # no solver
 
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
                  threads: int = 1, seed: int | None = None, reps: int = 1, batch_worlds: int = 16) -> None:

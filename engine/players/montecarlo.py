@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from .. import warmup
 from ..analysis import Analysis, CardAccumulator
 from ..calibration import wall_seconds
 from ..cards import Card, cards_of
@@ -35,6 +36,7 @@ from ..limits import Limit
 from ..rules import GameType
 from ..sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
+from .fallback import fallback_analysis, simple_card
 
 REPORT_INTERVAL = 0.1
 """Seconds between analysis snapshots while thinking."""
@@ -116,9 +118,16 @@ class MonteCarloPlayer(Player):
 
     # ------------------------------------------------------------ deciding
 
+    core_parts: tuple[str, ...] = warmup.PARTS
+    """The parts of the fast core (``engine.warmup``) this player's card play needs."""
+
     def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
         if view.phase != Phase.PLAY:
             return self.choose_before_play(view, limit, stop=stop, report=report)
+        if warmup.pending(*self.core_parts):
+            # the search would wait for the compiler: a simple card now instead (said so in its analysis)
+            card = simple_card(view)
+            return Decision(Play(card), fallback_analysis(self.name, view, card))
         return self.choose_card(view, limit or self.limit, stop, report)
 
     def choose_before_play(self, view, limit=None, *, stop=None, report=None) -> Decision:

@@ -29,7 +29,7 @@ from engine.limits import Limit
 from engine.players.base import Player
 from engine.scoring import Declaration
 from engine.service import start_search
-from engine.warmup import is_warm
+from engine import warmup
 
 from ..messages import AnalysisUpdated, CardClicked, HintReady, MoveChosen
 from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession
@@ -418,9 +418,12 @@ class TableScreen(Screen):
         seat, _, started = self._thinking
         elapsed = time.monotonic() - started
         frame = SPINNER[int(elapsed * 10) % len(SPINNER)]
-        # the first start on a cold numba cache: the move waits for the compiler
-        activity = "thinking" if is_warm() else "compiling"
-        text = f"{frame} {activity} {elapsed:.1f} s"
+        text = f"{frame} thinking {elapsed:.1f} s"
+        core = warmup.status()
+        if core.running:  # the first start on a cold numba cache (the app's note says more)
+            text += f" · preparing core {len(core.ready)}/{core.total}"
+        elif core.failure is not None and not warmup.is_warm():
+            text += " · compiling on first use"
         if self._simulations:
             text += f" · {self._simulations} worlds"
         panel = self.query_one(TableView).query_one(f"#seat-{self._spot(seat)}")
