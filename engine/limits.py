@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 
@@ -19,8 +20,9 @@ class Limit:
     simulations: int | None = None
 
     def __post_init__(self) -> None:
-        if self.time is not None and self.time < 0:
-            raise ValueError("a time limit cannot be negative")
+        # NaN compares false with everything: a NaN budget would never stop
+        if self.time is not None and not (math.isfinite(self.time) and self.time >= 0):
+            raise ValueError(f"a time limit must be a finite number of seconds, at least 0, not {self.time!r}")
         if self.simulations is not None and self.simulations < 1:
             raise ValueError("a simulation limit must be at least 1")
 

@@ -8,10 +8,45 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
 from collections.abc import Sequence
+
+
+MAX_SEED = 2**32 - 1
+MAX_DEALS = 1_000_000
+MAX_SIMULATIONS = 10_000_000
+MAX_SECONDS = 86_400.0
+EXIT_INTERRUPTED = 130  # the shell's code for a stop by SIGINT
+
+
+def _whole_number(low: int, high: int):
+    """An argparse type: a whole number in ``low..high``, refused with the range."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {low} to {high:,}, not {text!r}")
+        return value
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds (NaN would never stop a search)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, at most {MAX_SECONDS:g}, not {text!r}")
+    return value
+
+
+_SEED = _whole_number(0, MAX_SEED)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -19,7 +54,7 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="skat",
         description="Skat at the terminal: play against computer opponents, replay and analyse recorded games.",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed for reproducible deals")
+    parser.add_argument("--seed", type=_SEED, default=None, help="seed for reproducible deals")
     parser.add_argument("--opponent-left", metavar="SPEC", help="left opponent, e.g. heuristic, mcu:time=2, pimc:simulations=100")
     parser.add_argument("--opponent-right", metavar="SPEC", help="right opponent (same form)")
     parser.add_argument("--german", action="store_true", help="German rank names (B D K A)")
@@ -32,8 +67,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
     solve = sub.add_parser("solve", help="solve recorded positions double-dummy (all hands open)")
     solve.add_argument("file", help="record file, one ISS record per line")
-    solve.add_argument("--trick", type=int, default=1, help="solve at the start of this trick (1 = before the opening lead)")
-    solve.add_argument("--threshold", type=int, default=None, help="answer 'declarer reaches >= T card points?' (1/0)")
+    solve.add_argument("--trick", type=_whole_number(1, 10), default=1, help="solve at the start of this trick (1 = before the opening lead)")
+    solve.add_argument("--threshold", type=_whole_number(0, 120), default=None,
+                       help="answer 'declarer reaches >= T card points?' (1/0), T from 0 to 120")
     solve.add_argument("--json", action="store_true", help="one JSON line per record (the default output)")
 
     bench = sub.add_parser("bench", help="measure solver, playout and search speed")
@@ -42,14 +78,14 @@ def _build_parser() -> argparse.ArgumentParser:
     analyze = sub.add_parser("analyze", help="what MCU or PIMC would play at a position of a recorded game")
     analyze.add_argument("file", help="record file, one ISS record per line")
     analyze.add_argument("--id", required=True, help="the record's ID")
-    analyze.add_argument("--trick", type=int, default=1, help="trick number 1..10")
-    analyze.add_argument("--card", type=int, default=1, help="before this card of the trick, 1..3 (default 1)")
+    analyze.add_argument("--trick", type=_whole_number(1, 10), default=1, help="trick number 1..10")
+    analyze.add_argument("--card", type=_whole_number(1, 3), default=1, help="before this card of the trick, 1..3 (default 1)")
     analyze.add_argument("--player", choices=("mcu", "pimc"), default="mcu")
     budget = analyze.add_mutually_exclusive_group()
-    budget.add_argument("--simulations", type=int, default=None, help="worlds to sample (default 100)")
-    budget.add_argument("--time", type=float, default=None, help="thinking time in reference seconds")
+    budget.add_argument("--simulations", type=_whole_number(1, MAX_SIMULATIONS), default=None, help="worlds to sample (default 100)")
+    budget.add_argument("--time", type=_seconds, default=None, help="thinking time in reference seconds")
     analyze.add_argument("--eval", default=None, help="evaluation: mean, wins, step, type1-N, type2-N, type3")
-    analyze.add_argument("--seed", type=int, default=1)
+    analyze.add_argument("--seed", type=_SEED, default=1)
     analyze.add_argument("--json", action="store_true", help="print the analysis as one JSON object instead of a table")
 
     sub.add_parser("calibrate", help="measure this machine's speed against the reference and store it")
@@ -57,10 +93,10 @@ def _build_parser() -> argparse.ArgumentParser:
     tour = sub.add_parser("tournament", help="compare players over the same deals with every seat arrangement")
     tour.add_argument("--players", required=True, metavar="SPEC,SPEC,SPEC",
                       help="three player specs, e.g. mcu:simulations=100,eval=type2-50,heuristic,heuristic")
-    tour.add_argument("--deals", type=int, default=100, help="number of deals to generate (default 100)")
-    tour.add_argument("--seed", type=int, default=1, help="seed of the deals and the players (default 1)")
+    tour.add_argument("--deals", type=_whole_number(1, MAX_DEALS), default=100, help="number of deals to generate (default 100)")
+    tour.add_argument("--seed", type=_SEED, default=1, help="seed of the deals and the players (default 1)")
     tour.add_argument("--deals-file", metavar="FILE", help="play these deals instead (ISS records or a plain deal list)")
-    tour.add_argument("--workers", type=int, default=None, help="local worker processes (default: one per core)")
+    tour.add_argument("--workers", type=_whole_number(1, 1024), default=None, help="local worker processes (default: one per core)")
     tour.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster (needs the cluster extra)")
     tour.add_argument("--out", metavar="DIR", help="output folder (default tournament-SEED-TIME)")
     tour.add_argument("--csv", metavar="FILE", help="also write the results table as CSV here")
@@ -69,9 +105,16 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _build_parser().parse_args(argv)
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    problem = _check_player_specs(args)
+    if problem:
+        parser.error(problem)  # a usage error, exit 2, before any work
     try:
         return _dispatch(args)
+    except KeyboardInterrupt:
+        # Ctrl+C: what was printed stays complete (one line per record); no traceback
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (e.g. `skat replay --json FILE | head`): stop quietly,
         # and keep Python's exit-time flush from raising the same error again.
@@ -84,6 +127,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         # a record or deals file that is missing or unreadable: say which, no traceback
         print(f"skat {args.command}: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
+
+
+def _check_player_specs(args: argparse.Namespace) -> str | None:
+    """Every player spec of the command, checked by the engine's registry; the problem, or None."""
+    from engine.players.registry import split_specs, validate_spec
+
+    try:
+        if args.command is None:
+            for option, spec in (("--opponent-left", args.opponent_left), ("--opponent-right", args.opponent_right)):
+                if spec is not None:
+                    _check_table_opponent(option, validate_spec(spec))
+        elif args.command == "analyze":
+            validate_spec(args.player + (f":eval={args.eval}" if args.eval else ""))
+        elif args.command == "tournament":
+            specs = split_specs(args.players)
+            if len(specs) != 3:
+                return f"--players needs three specs, got {len(specs)}: {', '.join(map(str, specs))}"
+            for spec in specs:
+                validate_spec(str(spec))
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _check_table_opponent(option: str, spec) -> None:
+    from skat_tui.settings import PLAYER_KINDS
+
+    if spec.kind not in PLAYER_KINDS:
+        raise ValueError(f"{option}: the table seats {', '.join(PLAYER_KINDS)} opponents, not {spec.kind!r}")
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -171,17 +243,11 @@ def _analyze(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"skat analyze: {exc}", file=sys.stderr)
         return 2
-    spec = args.player + (f":eval={args.eval}" if args.eval else "")
-    try:
-        player = make_player(spec, args.seed)
-    except ValueError as exc:
-        print(f"skat analyze: {exc}", file=sys.stderr)
-        return 2
-    limit = Limit(time=args.time) if args.time is not None else Limit(simulations=args.simulations or 100)
+    player = make_player(args.player + (f":eval={args.eval}" if args.eval else ""), args.seed)  # checked in main
+    limit = Limit(time=args.time) if args.time is not None else Limit(
+        simulations=args.simulations if args.simulations is not None else 100)
     seat = state.to_move
     decision = player.choose(state.view(seat), limit)
-    # time used goes to stderr so that the same seed and budget print identical output
-    print(f"thought {decision.analysis.elapsed:.4f} s", file=sys.stderr)
     if not args.json:
         from rich.console import Console
 
@@ -248,9 +314,10 @@ def _tournament(args: argparse.Namespace) -> int:
         t.write_csv(results, args.csv)
     if run.interrupted:
         err.print(f"stopped: kept {len(run.outcomes)} games")
+    status = EXIT_INTERRUPTED if run.interrupted else 0
     if args.json:
         print(json.dumps(results))
-        return 0
+        return status
     table = Table(title=f"{len(run.outcomes)} games, {results['run']['deals_played']} deals, seed {args.seed}")
     for column in ("player", "games", "won", "lost", "points", "score", "SF", "SF/game ±95%"):
         if column == "player":
@@ -271,7 +338,7 @@ def _tournament(args: argparse.Namespace) -> int:
             f" Seeger-Fabian per game, paired over {pair['deals']} deals"
         )
     console.print(f"files in {out_dir}/")
-    return 0
+    return status
 
 
 def _solve(path: str, trick: int, threshold: int | None) -> int:

@@ -106,3 +106,70 @@ def test_a_missing_record_file_is_named_without_a_traceback(tmp_path):
         assert proc.returncode == 2
         assert f"skat {args[0]}: cannot read {missing}" in proc.stderr
         assert "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------- bad input: usage errors before any work
+
+import pytest  # noqa: E402
+
+from skat_tui import cli  # noqa: E402
+
+
+def usage_error(capsys, *args) -> str:
+    """Run ``skat ARGS`` in-process; it must stop with exit code 2 and one line of error, no traceback."""
+    with pytest.raises(SystemExit) as stop:
+        cli.main(list(args))
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcu:simulations=abc", "simulations must be a whole number from 1 to 10,000,000, not 'abc'"),
+    ("mcu:simulations=1e9", "simulations must be a whole number from 1 to 10,000,000, not '1e9'"),
+    ("foo", "unknown player type 'foo'"),
+    ("mcu:time=-1", "time must be a number of seconds from 0 to 86400, not '-1'"),
+    ("pimc:time=abc", "time must be a number of seconds from 0 to 86400, not 'abc'"),
+    ("pimc:time=nan", "time must be a number of seconds from 0 to 86400, not 'nan'"),
+    ("mcu:foo=1", "unknown MCU parameter(s): foo"),
+    ("pimc:eval=bogus", "unknown evaluation 'bogus'"),
+    ("random", "the table seats heuristic, mcu, pimc opponents, not 'random'"),
+])
+def test_a_bad_opponent_spec_is_a_usage_error_before_the_table_opens(capsys, monkeypatch, spec, message):
+    monkeypatch.setattr(cli, "_open_table", lambda args: pytest.fail("the table opened"))
+    for option in ("--opponent-left", "--opponent-right"):
+        line = usage_error(capsys, option, spec)
+        assert message in line
+        assert "invalid literal" not in line and "could not convert" not in line
+
+
+def test_a_bad_tournament_spec_is_a_usage_error_before_any_game(capsys, monkeypatch):
+    from engine import tournament
+
+    monkeypatch.setattr(tournament, "run_tournament", lambda *a, **k: pytest.fail("games were played"))
+    line = usage_error(capsys, "tournament", "--players", "mcu:simulations=abc,heuristic,heuristic", "--deals", "2")
+    assert "simulations must be a whole number" in line
+    assert "needs three specs" in usage_error(capsys, "tournament", "--players", "heuristic,heuristic")
+
+
+def test_analyze_refuses_a_bad_evaluation_as_a_usage_error(capsys):
+    assert "unknown evaluation 'bogus'" in usage_error(capsys, "analyze", str(SAMPLES), "--id", "684159",
+                                                       "--eval", "bogus")
+
+
+@pytest.mark.parametrize("args, message", [
+    (("analyze", str(SAMPLES), "--id", "684159", "--time", "nan"), "--time: must be a number of seconds"),
+    (("analyze", str(SAMPLES), "--id", "684159", "--time", "inf"), "--time: must be a number of seconds"),
+    (("analyze", str(SAMPLES), "--id", "684159", "--time", "-1"), "--time: must be a number of seconds"),
+    (("analyze", str(SAMPLES), "--id", "684159", "--simulations", "-1"), "--simulations: must be a whole number"),
+    (("analyze", str(SAMPLES), "--id", "684159", "--simulations", "0"), "--simulations: must be a whole number"),
+    (("analyze", str(SAMPLES), "--id", "684159", "--seed", "99999999999999999999999"), "--seed: must be a whole"),
+    (("analyze", str(SAMPLES), "--id", "684159", "--trick", "11"), "--trick: must be a whole number from 1 to 10"),
+    (("solve", str(SAMPLES), "--threshold", "121"), "--threshold: must be a whole number from 0 to 120"),
+    (("solve", str(SAMPLES), "--threshold", "-5"), "--threshold: must be a whole number from 0 to 120"),
+    (("tournament", "--players", "heuristic,heuristic,heuristic", "--deals", "0"), "--deals: must be a whole"),
+    (("tournament", "--players", "heuristic,heuristic,heuristic", "--deals", "-5"), "--deals: must be a whole"),
+])
+def test_numbers_out_of_range_are_usage_errors(capsys, args, message):
+    assert message in usage_error(capsys, *args)

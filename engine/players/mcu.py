@@ -16,7 +16,7 @@ from ..cards import mask_of
 from ..evaluation import Evaluation
 from ..limits import Limit
 from ..sampling import World
-from .montecarlo import BatchOutcome, MonteCarloPlayer, side_won
+from .montecarlo import BatchOutcome, MonteCarloPlayer, side_won, whole_number_param
 from .playout import PublicPosition, playout_cards
 
 
@@ -35,7 +35,7 @@ class MCUPlayer(MonteCarloPlayer):
     def from_params(cls, params: dict[str, str], seed: int | None = None) -> MCUPlayer:
         kwargs, rest = cls.common_params(params)
         if "reps" in rest:
-            kwargs["reps"] = int(rest.pop("reps"))
+            kwargs["reps"] = whole_number_param("reps", rest.pop("reps"), 1, 10_000)
         if rest:
             raise ValueError(f"unknown MCU parameter(s): {', '.join(rest)} "
                              "(expected time, simulations, eval, reps, sampler, threads)")

@@ -18,6 +18,7 @@ bidding later.
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -64,6 +65,40 @@ class BatchOutcome:
         self.tie_break = tie_break
 
 
+MAX_SIMULATIONS = 10_000_000
+MAX_THREADS = 256
+MAX_SECONDS = 86_400.0
+"""Upper bounds of spec parameters: beyond them a number is a typo, not a budget."""
+
+
+def whole_number_param(name: str, text: str, low: int, high: int) -> int:
+    """A spec parameter that must be a whole number in ``low..high``; the error names it."""
+    problem = f"{name} must be a whole number from {low} to {high:,}, not {text!r}"
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        raise ValueError(problem) from None
+    if not low <= value <= high:
+        raise ValueError(problem)
+    return value
+
+
+def number_param(name: str, text: str, low: float, high: float, what: str = "a number") -> float:
+    """A spec parameter that must be a finite number in ``low..high``; the error names it."""
+    problem = f"{name} must be {what} from {low:g} to {high:g}, not {text!r}"
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        raise ValueError(problem) from None
+    if not math.isfinite(value) or not low <= value <= high:
+        raise ValueError(problem)
+    return value
+
+
+def seconds_param(name: str, text: str) -> float:
+    return number_param(name, text, 0, MAX_SECONDS, "a number of seconds")
+
+
 class MonteCarloPlayer(Player):
     name = "montecarlo"
     default_limit = Limit(simulations=100)
@@ -100,8 +135,8 @@ class MonteCarloPlayer(Player):
         sims = params.pop("simulations", params.pop("worlds", None))
         if time_budget is not None or sims is not None:
             kwargs["limit"] = Limit(
-                time=float(time_budget) if time_budget is not None else None,
-                simulations=int(sims) if sims is not None else None,
+                time=seconds_param("time", time_budget) if time_budget is not None else None,
+                simulations=whole_number_param("simulations", sims, 1, MAX_SIMULATIONS) if sims is not None else None,
             )
         if "eval" in params:
             kwargs["evaluation"] = Evaluation.parse(params.pop("eval"))
@@ -110,7 +145,7 @@ class MonteCarloPlayer(Player):
             raise ValueError(f"sampler must be informed or simple, not {sampler!r}")
         kwargs["informed"] = sampler == "informed"
         if "threads" in params:
-            kwargs["threads"] = int(params.pop("threads"))
+            kwargs["threads"] = whole_number_param("threads", params.pop("threads"), 1, MAX_THREADS)
         return kwargs, params
 
     def new_game(self, seat: int) -> None:

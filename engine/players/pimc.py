@@ -30,7 +30,7 @@ from ..evaluation import Evaluation
 from ..limits import Limit
 from ..rules import GameType
 from ..sampling import World
-from .montecarlo import BatchOutcome, MonteCarloPlayer, side_won
+from .montecarlo import BatchOutcome, MonteCarloPlayer, number_param, side_won
 from .playout import PublicPosition, playout_cards
 
 
@@ -73,7 +73,7 @@ class PIMCPlayer(MonteCarloPlayer):
         if "tiebreak" in rest:
             kwargs["tiebreak"] = rest.pop("tiebreak")
         if "margin" in rest:
-            kwargs["margin"] = float(rest.pop("margin"))
+            kwargs["margin"] = number_param("margin", rest.pop("margin"), 0, 1000)
         if rest:
             raise ValueError(f"unknown PIMC parameter(s): {', '.join(rest)} "
                              "(expected time, simulations, eval, sampler, threads, tiebreak, margin)")

@@ -62,6 +62,23 @@ def make_player(spec: PlayerSpec | str, seed: int | None = None) -> Player:
     """A new player for ``spec``, seeded for reproducible choices."""
     if isinstance(spec, str):
         spec = parse_spec(spec)
+    try:
+        player = _build(spec, seed)
+    except ValueError as exc:
+        raise ValueError(f"player {str(spec)!r}: {exc}") from None
+    player.name = str(spec)
+    return player
+
+
+def validate_spec(text: str) -> PlayerSpec:
+    """The parsed spec, after building its player once, so that every parameter
+    is checked (ValueError naming the spec and the parameter) before any work starts."""
+    spec = parse_spec(text)
+    make_player(spec, 0)
+    return spec
+
+
+def _build(spec: PlayerSpec, seed: int | None) -> Player:
     params = dict(spec.params)
     if spec.kind == "random":
         _no_params(spec, params)
@@ -81,7 +98,6 @@ def make_player(spec: PlayerSpec | str, seed: int | None = None) -> Player:
         from .pimc import PIMCPlayer
 
         player = PIMCPlayer.from_params(params, seed)
-    player.name = str(spec)
     return player
 
 

@@ -305,3 +305,15 @@ def test_pimc_prefers_the_tied_card_its_playouts_value_most():
     assert means[decision.move.card.unicode()] == max(means.values())
     with pytest.raises(ValueError, match="tiebreak"):
         PIMCPlayer(tiebreak="coin")
+
+
+def test_a_budget_that_would_never_stop_is_refused():
+    import math
+
+    import pytest
+
+    from engine.limits import Limit
+
+    for bad in (math.nan, math.inf, -1.0):
+        with pytest.raises(ValueError, match="finite number of seconds"):
+            Limit(time=bad)
