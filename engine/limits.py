@@ -21,8 +21,10 @@ class Limit:
 
     def __post_init__(self) -> None:
         # NaN compares false with everything: a NaN budget would never stop
-        if self.time is not None and not (math.isfinite(self.time) and self.time >= 0):
-            raise ValueError(f"a time limit must be a finite number of seconds, at least 0, not {self.time!r}")
+        if self.time is not None and not math.isfinite(self.time):
+            raise ValueError(f"a time limit must be a finite number of seconds, not {self.time!r}")
+        if self.time is not None and self.time < 0:
+            raise ValueError("a time limit cannot be negative")
         if self.simulations is not None and self.simulations < 1:
             raise ValueError("a simulation limit must be at least 1")
 

@@ -314,6 +314,6 @@ def test_a_budget_that_would_never_stop_is_refused():
 
     from engine.limits import Limit
 
-    for bad in (math.nan, math.inf, -1.0):
+    for bad in (math.nan, math.inf, -math.inf):
         with pytest.raises(ValueError, match="finite number of seconds"):
             Limit(time=bad)
