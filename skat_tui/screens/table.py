@@ -733,7 +733,7 @@ TABLE_KEYS: list[tuple[str, list[tuple[str, str]]]] = [
               ("k", "open the declaration dialog")]),
     ("Declaration dialog", [("1–6", "♣ ♠ ♥ ♦ Grand Null"), ("x / z / o", "schneider / schwarz / ouvert"),
                             ("Enter", "declare"), ("Esc", "back")]),
-    ("Card play", [("← / →", "move the cursor over your hand"), ("Enter / space", "play the card at the cursor"),
+    ("Card play", [("← / →", "move the cursor over the cards you may play"), ("Enter / space", "play the card at the cursor"),
                    ("1–0", "play the 1st…10th card"), ("click", "play a card")]),
     ("Anytime", [("l", "show the last trick (again to hide)"), ("t", "score sheet"),
                  ("d", "AI debug panel"), ("i", "hint: what an AI would do for you"),

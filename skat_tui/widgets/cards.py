@@ -94,6 +94,7 @@ class HandRow(Horizontal):
         super().__init__(**kwargs)
         self.cards: list[Card] = []
         self.cursor = 0
+        self.legal: Mask | None = None
 
     def compose(self) -> ComposeResult:
         for i in range(self.MAX_CARDS):
@@ -103,9 +104,12 @@ class HandRow(Horizontal):
              selected: Mask = 0, cursor: int | None = None) -> None:
         """Show ``cards``; ``legal`` None means no card is playable now (not our turn)."""
         self.cards = list(cards)
+        self.legal = legal
         if cursor is not None:
             self.cursor = cursor
         self.cursor = max(0, min(self.cursor, len(self.cards) - 1))
+        if not self._playable(self.cursor):
+            self.move_cursor(1)  # never rest on a card the engine would refuse
         for widget in self.query(CardWidget):
             i = widget.index
             if i >= len(self.cards):
@@ -120,9 +124,18 @@ class HandRow(Horizontal):
             widget.set_class(legal is not None and i == self.cursor, "cursor")
             widget.set_class(bool(selected >> card & 1), "selected")
 
+    def _playable(self, index: int) -> bool:
+        if not self.legal or not 0 <= index < len(self.cards):
+            return True  # nothing is playable now, or no hand: any place will do
+        return bool(self.legal >> self.cards[index] & 1)
+
     def move_cursor(self, delta: int) -> None:
-        if self.cards:
+        """Step to the next card in ``delta``'s direction that may be played
+        (the engine's legal cards); with none known, to the next card."""
+        for _ in range(len(self.cards)):
             self.cursor = (self.cursor + delta) % len(self.cards)
+            if self._playable(self.cursor):
+                return
 
     @property
     def card_at_cursor(self) -> Card | None:

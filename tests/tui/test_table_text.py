@@ -9,6 +9,7 @@ from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.table import TableScreen, describe_advice
 from skat_tui.settings import OpponentSettings
+from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.debug_panel import DebugPanel
 
 from tui_fakes import PassivePlayer, wait_until
@@ -43,3 +44,30 @@ async def test_the_discard_hint_names_the_cards_and_the_planned_game(fast_settin
         assert screen.message == expected
         panel = screen.query_one(DebugPanel).plain()
         assert expected in panel and "thinking" not in panel
+
+
+async def test_the_card_cursor_rests_only_on_legal_cards(fast_settings):
+    app = new_app(fast_settings)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("b", "s", "1", "2", "x")
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await pilot.press("5", "enter")  # Grand
+        state = screen.state
+        row = screen.query_one(HandRow)
+        checked = 0
+        while not state.is_over:
+            await wait_until(pilot, lambda: screen.my_turn or state.is_over)
+            if state.is_over:
+                break
+            legal = state.legal_cards()
+            if any(not legal >> c & 1 for c in row.cards):
+                assert legal >> row.card_at_cursor & 1
+                for key in ("right", "right", "left", "right", "right", "right"):
+                    await pilot.press(key)
+                    assert legal >> row.card_at_cursor & 1
+                checked += 1
+            await pilot.press("enter")  # the card under the cursor is always accepted
+            assert "Not allowed" not in screen.message
+        assert checked >= 1
