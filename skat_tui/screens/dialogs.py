@@ -58,10 +58,12 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         text = Text()
+        # The widest key sets the column, so a long one never runs into its description.
+        width = max((len(key) for _, keys in self.groups for key, _ in keys), default=0) + 2
         for title, keys in self.groups:
             text.append(f"{title}\n", style="bold underline")
             for key, description in keys:
-                text.append(f"  {key:<14}", style="bold cyan")
+                text.append(f"  {key:<{width}}", style="bold cyan")
                 text.append(f"{description}\n")
             text.append("\n")
         text.append("Ctrl+P opens the command palette. Escape closes this list.", style="dim")
@@ -88,7 +90,9 @@ def result_lines(result: GameResult | None, names: Sequence[str], german: bool =
     else:
         mats = result.matadors
         lines.append(f"Matadors: {'with' if mats > 0 else 'without'} {abs(mats)}")
-        steps = " + ".join(f"{name} {count}" for name, count in result.multipliers)
+        # 'without 1 → 1, game +1, schneider +1 = 3': the matadors give the start, each step adds.
+        (first, first_count), *rest = result.multipliers
+        steps = ", ".join([f"{first} → {first_count}"] + [f"{name} +{count}" for name, count in rest])
         lines.append(f"Multiplier: {steps} = {result.multiplier}")
         base = result.declaration.game.base_value
         lines.append(f"Game value: {result.multiplier} × {base} = {result.multiplier * base}")

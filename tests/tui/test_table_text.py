@@ -71,3 +71,29 @@ async def test_the_card_cursor_rests_only_on_legal_cards(fast_settings):
             await pilot.press("enter")  # the card under the cursor is always accepted
             assert "Not allowed" not in screen.message
         assert checked >= 1
+
+
+def test_the_multiplier_reads_as_a_start_and_steps():
+    from engine.cards import CardSet
+    from engine.rules import GameType
+    from engine.scoring import Declaration, evaluate
+    from skat_tui.screens.dialogs import result_lines
+
+    # Clubs without ♣J (and ♠J): without 2; schneider won.
+    hand = CardSet.from_str("HJ.DJ.CA.CT.CK.CQ.C9.C8.C7.SA.ST.SK").mask
+    result = evaluate(0, Declaration(GameType.CLUBS), 18, hand, 95, 8, 2)
+    line = next(x for x in result_lines(result, ("You", "West", "East")) if x.startswith("Multiplier"))
+    assert line == "Multiplier: without 2 → 2, game +1, schneider +1 = 4"
+
+
+async def test_help_keys_never_run_into_their_description(fast_settings):
+    from skat_tui.screens.dialogs import HelpScreen
+
+    app = new_app(fast_settings)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = str(app.screen.query_one("#help-text").render())
+        assert "1–0 " in text and "1–0choose" not in text
