@@ -173,3 +173,40 @@ def test_analyze_refuses_a_bad_evaluation_as_a_usage_error(capsys):
 ])
 def test_numbers_out_of_range_are_usage_errors(capsys, args, message):
     assert message in usage_error(capsys, *args)
+
+
+# ---------------------------------------------------------------- Ctrl+C
+
+def test_ctrl_c_during_replay_json_stops_quietly_with_130_keeping_the_lines_printed(capsys, monkeypatch):
+    import engine.record as record
+
+    real_summary, calls = record.summary, []
+
+    def summary_then_interrupt(rec):
+        calls.append(rec)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_summary(rec)
+
+    monkeypatch.setattr(record, "summary", summary_then_interrupt)
+    assert cli.main(["replay", str(SAMPLES), "--json"]) == 130
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["id"] for line in out.splitlines()] == [r.id for r in calls[:2]]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+
+
+def test_a_tournament_stopped_by_ctrl_c_exits_130_with_its_results(capsys, monkeypatch, tmp_path):
+    from engine import tournament
+
+    real_run = tournament.run_tournament
+
+    def interrupted_run(*args, **kwargs):
+        run = real_run(*args, **kwargs)
+        run.interrupted = True  # as run_tournament marks a run stopped by Ctrl+C
+        return run
+
+    monkeypatch.setattr(tournament, "run_tournament", interrupted_run)
+    code = cli.main(["tournament", "--players", "random,random,heuristic", "--deals", "1", "--workers", "1",
+                     "--out", str(tmp_path / "out"), "--json"])
+    assert code == 130
+    assert json.loads(capsys.readouterr().out)["run"]["interrupted"] is True
