@@ -130,8 +130,11 @@ class SeatPanel(Static):
                 line_len += label_len
             text.append("\n")
         else:
-            text.append_text(backs_text(look.count))
-            text.append(f" {look.count}\n", style="dim")
+            if look.count:
+                text.append_text(backs_text(look.count))
+                text.append(f" {look.count}\n", style="dim")
+            else:
+                text.append("no cards left\n", style="dim")
         if look.declarer:
             text.append(f"plays {look.declarer}\n", style="bold yellow")
         elif look.said:

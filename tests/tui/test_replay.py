@@ -156,3 +156,12 @@ async def test_the_result_toast_goes_when_leaving_the_end_or_the_game():
         await pilot.press("down", "enter")
         await wait_until(pilot, lambda: app.screen is screen and screen.navigator.game_index == 1)
         assert not result_toasts()
+
+
+async def test_an_empty_hand_face_down_says_so():
+    app = SkatApp(records=played_records(1), settings=Settings())
+    async with app.run_test(size=(110, 32)) as pilot:
+        screen = app.screen
+        await pilot.press("end", "v")  # forehand's view: the others' (empty) hands face down
+        west = screen.query_one("#seat-west", SeatPanel).plain()
+        assert "no cards left" in west and " 0\n" not in west
