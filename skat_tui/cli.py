@@ -88,6 +88,10 @@ def _build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--seed", type=_SEED, default=1)
     analyze.add_argument("--json", action="store_true", help="print the analysis as one JSON object instead of a table")
 
+    serve = sub.add_parser("serve", help="the table in a web browser (textual-serve); table options go before 'serve'")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+
     sub.add_parser("calibrate", help="measure this machine's speed against the reference and store it")
 
     tour = sub.add_parser("tournament", help="compare players over the same deals with every seat arrangement")
@@ -167,6 +171,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _analyze(args)
     if args.command == "calibrate":
         return _calibrate()
+    if args.command == "serve":
+        return _serve(args)
     if args.command == "tournament":
         return _tournament(args)
     if args.command == "bench":
@@ -190,6 +196,23 @@ def _open_table(args: argparse.Namespace) -> int:
     if args.new:
         overrides["new"] = True
     run_table(args.seed, overrides)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """Serve the table over HTTP: each browser tab runs ``skat`` with the same table options."""
+    import shlex
+
+    from textual_serve.server import Server
+
+    command = [sys.executable, "-m", "skat_tui.cli"]
+    if args.seed is not None:
+        command += ["--seed", str(args.seed)]
+    for option, value in (("--opponent-left", args.opponent_left), ("--opponent-right", args.opponent_right)):
+        if value:
+            command += [option, value]
+    command += ["--german"] * args.german + ["--new"] * args.new
+    Server(shlex.join(command), host=args.host, port=args.port, title="Skat").serve()
     return 0
 
 
