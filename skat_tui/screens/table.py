@@ -103,6 +103,8 @@ class TableScreen(Screen):
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (140, "-wide")]
     """From 140 columns the debug panel is a side column instead of an overlay."""
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (40, "-tall")]
+    """From 40 lines (and 140 columns) the cards are bigger."""
 
     BINDINGS = [
         Binding("b", "bid", "Bid"),

@@ -161,7 +161,21 @@ class TrickLook:
     """Text shown instead of cards (bidding, skat decision)."""
 
 
-def _box(card: Card | None, german: bool) -> list[Text]:
+def _big_box(card: Card | None, german: bool) -> list[Text]:
+    """A card seven wide and five tall, for big terminals."""
+    if card is None:
+        return [Text(" " * 7)] * 5
+    face = card_text(card, german, width=3)
+    blank = Text("│     │")
+    middle = Text("│ ")
+    middle.append_text(face)
+    middle.append(" │")
+    return [Text("╭─────╮"), blank, middle, blank, Text("╰─────╯")]
+
+
+def _box(card: Card | None, german: bool, big: bool = False) -> list[Text]:
+    if big:
+        return _big_box(card, german)
     if card is None:
         return [Text(" " * 5)] * 3
     label = card.unicode(german)
@@ -197,16 +211,20 @@ class TrickArea(Static):
             for line in look.lines[-max(1, self.content_size.height - 1):]:
                 out.append(line + "\n")
             return out
-        west, east, south = (_box(look.cards.get(s), self.german) for s in ("west", "east", "south"))
-        gap = max(1, width - 5 * 2 - 4)
-        rows = [Text("")]
+        # Big terminals get big cards, and the trick sits in the middle of the table.
+        height = self.content_size.height
+        big = width >= 60 and height >= 20  # 100×30 keeps the small cards
+        card_width = 7 if big else 5
+        west, east, south = (_box(look.cards.get(s), self.german, big) for s in ("west", "east", "south"))
+        gap = max(1, width - card_width * 2 - 4)
+        rows = [Text("")] * max(1, (height - 1 - 2 * len(west)) // 2 if big else 1)
         for w_line, e_line in zip(west, east):
             row = Text("  ")
             row.append_text(w_line)
             row.append(" " * gap)
             row.append_text(e_line)
             rows.append(row)
-        pad = " " * max(0, (width - 5) // 2)
+        pad = " " * max(0, (width - card_width) // 2)
         for s_line in south:
             row = Text(pad)
             row.append_text(s_line)

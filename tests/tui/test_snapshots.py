@@ -97,3 +97,21 @@ def test_declaration_values_come_from_the_engines_scoring():
     cards = (1 << Card.CJ) | (1 << Card.SJ) | (1 << Card.CA)
     assert value_at_bid(Declaration(GameType.CLUBS), cards, 18) == ("with 2 · 3 × 12 = 36", 36)
     assert value_at_bid(Declaration(GameType.HEARTS, hand=True), cards, 18) == ("with 2 · 4 × 10 = 40", 40)
+
+
+def test_table_in_play_at_160_by_50(snap_compare, fast_settings):
+    """A big terminal: bigger cards, seats as tall as their content, the trick in the middle."""
+    app = table_app(fast_settings, {1: FixedAnalysisPlayer(), 2: FixedAnalysisPlayer()})
+
+    async def play(pilot):
+        screen = table_of(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("b", "s", "1", "2", "x")
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await pilot.press("5", "enter")
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("1")
+        await wait_until(pilot, lambda: screen.my_turn and screen.state.tricks)
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=(160, 50), run_before=play)
