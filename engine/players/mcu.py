@@ -25,8 +25,9 @@ class MCUPlayer(MonteCarloPlayer):
     core_parts = (warmup.HEURISTIC, warmup.PLAYOUTS)  # no solver
 
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
-                 threads: int = 1, seed: int | None = None, reps: int = 1, batch_worlds: int = 16) -> None:
-        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds)
+                 threads: int = 1, seed: int | None = None, reps: int = 1, batch_worlds: int = 16,
+                 bidding: str = "heuristic") -> None:
+        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding)
         if reps < 1:
             raise ValueError("reps must be at least 1")
         self.reps = reps
@@ -38,7 +39,7 @@ class MCUPlayer(MonteCarloPlayer):
             kwargs["reps"] = whole_number_param("reps", rest.pop("reps"), 1, 10_000)
         if rest:
             raise ValueError(f"unknown MCU parameter(s): {', '.join(rest)} "
-                             "(expected time, simulations, eval, reps, sampler, threads)")
+                             "(expected time, simulations, eval, reps, sampler, threads, bidding)")
         return cls(seed=seed, **kwargs)
 
     def prepare(self, view, legal):

@@ -11,9 +11,10 @@ the number of threads.  A time budget is in reference seconds (see
 a watcher thread calls ``on_stop_requested`` the moment either is reached so a
 subclass can also cut a long batch short (PIMC aborts its running solves).
 
-Bidding, skat and declaration are delegated to the heuristic player for now
-(Schäfer, 2005, did the same); ``choose_before_play`` is the place for Monte Carlo
-bidding later.
+Bidding, skat, discard and declaration come from the heuristic player
+(``bidding=heuristic``, as in Schäfer, 2005) or from the search bidder of
+``engine.players.bidding`` (``bidding=search``), which samples worlds with
+the player's own simulation budget.
 """
 
 from __future__ import annotations
@@ -37,7 +38,10 @@ from ..limits import Limit
 from ..rules import GameType
 from ..sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
+from .bidding import SearchBidder
 from .fallback import fallback_analysis, simple_card
+
+BIDDING_METHODS = ("heuristic", "search")
 
 REPORT_INTERVAL = 0.1
 """Seconds between analysis snapshots while thinking."""
@@ -114,6 +118,7 @@ class MonteCarloPlayer(Player):
         threads: int = 1,
         seed: int | None = None,
         batch_worlds: int = 8,
+        bidding: str = "heuristic",
     ) -> None:
         from .heuristic import HeuristicPlayer
 
@@ -124,6 +129,10 @@ class MonteCarloPlayer(Player):
         self.batch_worlds = batch_worlds
         self.rng = random.Random(seed)
         self.before_play = HeuristicPlayer(seed)
+        if bidding not in BIDDING_METHODS:
+            raise ValueError(f"bidding must be {' or '.join(BIDDING_METHODS)}, not {bidding!r}")
+        self.bidding = bidding
+        self.bidder = SearchBidder(self.limit.simulations or 100, seed, informed=informed) if bidding == "search" else None
 
     # ------------------------------------------------------------ parameters
 
@@ -146,10 +155,14 @@ class MonteCarloPlayer(Player):
         kwargs["informed"] = sampler == "informed"
         if "threads" in params:
             kwargs["threads"] = whole_number_param("threads", params.pop("threads"), 1, MAX_THREADS)
+        if "bidding" in params:
+            kwargs["bidding"] = params.pop("bidding")
         return kwargs, params
 
     def new_game(self, seat: int) -> None:
         self.before_play.new_game(seat)
+        if self.bidder is not None:
+            self.bidder.new_game()
 
     # ------------------------------------------------------------ deciding
 
@@ -166,7 +179,10 @@ class MonteCarloPlayer(Player):
         return self.choose_card(view, limit or self.limit, stop, report)
 
     def choose_before_play(self, view, limit=None, *, stop=None, report=None) -> Decision:
-        return self.before_play.choose(view, limit, stop=stop, report=report)
+        if self.bidder is None:
+            return self.before_play.choose(view, limit, stop=stop, report=report)
+        worlds = (limit or self.limit).simulations or self.default_limit.simulations or 100
+        return Decision(self.bidder.choose(view, worlds, stop))
 
     def evaluation_for(self, view: GameState) -> Evaluation:
         return self.evaluation or default_for(view.declaration.game == GameType.NULL)

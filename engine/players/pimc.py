@@ -48,12 +48,12 @@ class PIMCPlayer(MonteCarloPlayer):
 
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
                  threads: int = 1, seed: int | None = None, batch_worlds: int = 8,
-                 tiebreak: str = "playout", margin: float = 0.0) -> None:
+                 tiebreak: str = "playout", margin: float = 0.0, bidding: str = "heuristic") -> None:
         # 8 worlds a core call: the Python around each call (sampling, arrays, playouts) holds
         # the GIL, and a second thread waits for it less with fewer, larger calls (random deals,
         # 2 threads, in one run: 3,119 worlds/s at 2, 3,601 at 6, 3,808 at 10).  A stop aborts
         # the running solve, so the batch size does not delay it.
-        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds)
+        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding)
         if tiebreak not in self.TIE_BREAKS:
             raise ValueError(f"tiebreak must be one of {', '.join(self.TIE_BREAKS)}, not {tiebreak!r}")
         if margin < 0:
@@ -76,7 +76,7 @@ class PIMCPlayer(MonteCarloPlayer):
             kwargs["margin"] = number_param("margin", rest.pop("margin"), 0, 1000)
         if rest:
             raise ValueError(f"unknown PIMC parameter(s): {', '.join(rest)} "
-                             "(expected time, simulations, eval, sampler, threads, tiebreak, margin)")
+                             "(expected time, simulations, eval, sampler, threads, tiebreak, margin, bidding)")
         return cls(seed=seed, **kwargs)
 
     def _acquire_context(self) -> SolverContext:

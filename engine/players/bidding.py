@@ -1,0 +1,350 @@
+"""Bidding, hand-or-skat, discard and declaration by search (``bidding=search``).
+
+Before the skat is taken the bidder samples worlds (the skat and both other
+hands, consistent with its view) and values every candidate game in each world
+by a heuristic playout of the whole game:
+
+- with the skat: the declarer's game and discard in a world are the heuristic's
+  choice for his twelve cards (``hand_eval``), so they depend only on what he
+  would see after taking that skat, never on the defenders' cards;
+- hand games (four suits, grand, null, null ouvert): one game for all worlds.
+
+Every playout is scored exactly as ``engine.scoring`` scores the game.  At a bid
+``b`` a candidate's expected score is the mean Seeger-Fabian difference to the
+two defenders (won: value + 50; lost: -2 × value - 50 - 2 × 40; a game whose
+value stays below ``b`` is an overbid and scores as lost at the smallest value
+reaching ``b``).  The skat path chooses, per world, the heuristic's best game
+reaching ``b``.  The bidder goes up to the highest bid at which the best
+candidate's expected score exceeds ``PASS_WORTH + risk``.
+
+Passing is valued at ``PASS_WORTH`` = 0 on this scale: the difference to the
+other two players of a game one defends is, on average, the negative of the
+declarer's, and the declarer chooses to play only games he expects to gain
+from, so 0 is an upper bound that keeps the bidder from staying out of games
+with a clear edge; ``risk`` (points per game) raises the bar.
+
+After the skat is taken the discard and declaration are chosen by the same
+scoring over sampled defender hands: the candidates are every game with the
+heuristic's best discard for it (nulls also ouvert), restricted to declarations
+the engine allows at the bid.
+
+The evaluation of a hand is cached for the whole bidding (the hand does not
+change, only the bid).  Worlds and playouts are seeded from the player's
+generator, so a seeded player repeats its decisions.  ``stop`` is checked
+between batches of worlds; a decision stopped early uses the worlds valued so
+far (at least one batch).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..cards import Mask
+from ..game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp
+from ..rules import BID_VALUES, FOREHAND, GameType
+from ..sampling import WorldSampler
+from ..scoring import Declaration, evaluate
+from . import hand_eval
+from .contract_analysis import ContractAnalysis, ContractCandidate
+from .playout import PublicPosition, playout_worlds
+
+PASS_WORTH = 0.0
+"""Expected Seeger-Fabian difference of passing (see the module doc)."""
+DEFENDER_BONUS = 80
+"""What a lost game gives the two defenders together (+40 each)."""
+BATCH_WORLDS = 25
+"""Worlds per batch; ``stop`` is checked between batches."""
+
+HAND_CANDIDATES = (
+    *(Declaration(g, hand=True) for g in (*hand_eval.SUIT_GAMES, GameType.GRAND)),
+    Declaration(GameType.NULL, hand=True),
+    Declaration(GameType.NULL, hand=True, ouvert=True),
+)
+
+
+def game_name(decl: Declaration) -> str:
+    """The game as ``skat replay --json`` names it, with its variants."""
+    name = decl.game.name.lower()
+    extras = [w for w, on in (("hand", decl.hand), ("schneider", decl.schneider), ("schwarz", decl.schwarz),
+                              ("ouvert", decl.ouvert)) if on]
+    return " ".join([name, *extras])
+
+
+@dataclass
+class Outcomes:
+    """One candidate over the worlds: per world the game value, whether it was
+    won and the declarer's card points (NaN-free int arrays)."""
+
+    declaration: Declaration
+    value: np.ndarray
+    won: np.ndarray
+    points: np.ndarray
+    schneider: np.ndarray
+
+    def scores(self, bid: int) -> np.ndarray:
+        """Seeger-Fabian difference to the defenders per world at ``bid``."""
+        value = self.value.astype(np.int64)
+        overbid = value < bid
+        if self.declaration.game == GameType.NULL:
+            reach = _smallest_null_reaching(bid)
+            value = np.where(overbid, reach, value)
+        else:
+            base = self.declaration.game.base_value
+            value = np.where(overbid, -(-bid // base) * base, value)
+        won = self.won & ~overbid
+        return np.where(won, value + 50, -2 * value - 50 - DEFENDER_BONUS).astype(float)
+
+
+def _smallest_null_reaching(bid: int) -> int:
+    from ..scoring import smallest_null_value_reaching
+
+    reach = smallest_null_value_reaching(bid)
+    return reach if reach is not None else bid
+
+
+def _position(game: GameType, declarer: int, ouvert: bool) -> PublicPosition:
+    return PublicPosition(game=game, declarer=declarer, trick=(), leader=FOREHAND, declarer_points=0,
+                          defender_points=0, declarer_tricks=0, defender_tricks=0, played=0, voids=(0, 0, 0),
+                          ouvert=ouvert)
+
+
+def _play(decl: Declaration, declarer: int, hands: list[tuple[int, int, int]], skats: list[int],
+          skat_known: bool, seed: int) -> np.ndarray:
+    """Heuristic playouts of whole games: (worlds, 4) declarer points, defender points, tricks."""
+    out = playout_worlds(_position(decl.game, declarer, decl.ouvert), hands, skats, skat_known, 1, seed)
+    return out[:, 0, :]
+
+
+def _score(decl: Declaration, declarer: int, twelve: Mask, row: np.ndarray) -> tuple[int, bool, int, bool]:
+    result = evaluate(declarer, decl, 0, twelve, int(row[0]), int(row[2]), int(row[3]))
+    return result.game_value, result.won, int(row[0]), bool(result.schneider)
+
+
+@dataclass
+class HandEvaluation:
+    """The candidates of one hand before the skat: hand games and, per world,
+    the heuristic's game choices with the skat."""
+
+    hand_games: list[Outcomes]
+    skat_options: list[list[hand_eval.Option]]
+    """Per world: the heuristic's options for the twelve cards (with discards)."""
+    skat_results: list[dict[Declaration, tuple[int, bool, int, bool]]]
+    """Per world: value, won, points, schneider of each skat option played out."""
+
+    @property
+    def worlds(self) -> int:
+        return len(self.skat_options)
+
+    def skat_outcomes(self, bid: int) -> Outcomes:
+        """The skat path at ``bid``: per world the heuristic's best game reaching the bid."""
+        value, won, points, schneider = [], [], [], []
+        for options, results in zip(self.skat_options, self.skat_results):
+            chosen = hand_eval.choose_best(options, bid).declaration
+            v, w, p, s = results[chosen]
+            value.append(v)
+            won.append(w)
+            points.append(p)
+            schneider.append(s)
+        return Outcomes(Declaration(GameType.GRAND), np.array(value), np.array(won, bool), np.array(points),
+                        np.array(schneider, bool))
+
+    def skat_scores(self, bid: int) -> np.ndarray:
+        """Per world, the score of the skat path at ``bid``, judging overbids per chosen game."""
+        scores = np.empty(self.worlds)
+        for i, (options, results) in enumerate(zip(self.skat_options, self.skat_results)):
+            decl = hand_eval.choose_best(options, bid).declaration
+            v, w, p, s = results[decl]
+            scores[i] = Outcomes(decl, np.array([v]), np.array([w]), np.array([p]), np.array([s])).scores(bid)[0]
+        return scores
+
+    def expected(self, bid: int) -> tuple[float, Declaration | None]:
+        """The best expected score at ``bid`` and its hand game (None: take the skat)."""
+        best, best_decl = float(self.skat_scores(bid).mean()), None
+        for outcome in self.hand_games:
+            value = float(outcome.scores(bid).mean())
+            if value > best:
+                best, best_decl = value, outcome.declaration
+        return best, best_decl
+
+
+class SearchBidder:
+    """The search-based decisions before the card play, for MCU and PIMC."""
+
+    def __init__(self, worlds: int = 100, seed: int | None = None, risk: float = 0.0, informed: bool = True) -> None:
+        if worlds < 1:
+            raise ValueError("the search bidder needs at least one world")
+        self.worlds = worlds
+        self.risk = risk
+        self.informed = informed
+        self.rng = random.Random(seed)
+        self._cache: dict[tuple[Mask, int], HandEvaluation] = {}
+        self._plans: dict[tuple[Mask, Mask], Declaration] = {}
+        self.last_analysis: ContractAnalysis | None = None
+        """The analysis of the latest decision (candidates, chosen one marked)."""
+
+    def new_game(self) -> None:
+        self._cache.clear()
+        self._plans.clear()
+
+    # ------------------------------------------------------------ moves
+
+    def choose(self, view: GameState, worlds: int | None = None, stop: threading.Event | None = None):
+        worlds = worlds or self.worlds
+        if view.phase == Phase.BIDDING:
+            return self._bidding_move(view, worlds, stop)
+        if view.phase == Phase.SKAT:
+            return self._skat_move(view, worlds, stop)
+        if view.phase == Phase.DISCARD:
+            return Discard(self._plan_after_skat(view, worlds, stop)[1])
+        if view.phase == Phase.DECLARE:
+            return Declare(self._declaration(view, worlds, stop))
+        raise ValueError(f"no contract decision in phase {view.phase.value}")
+
+    def bid_limit(self, view: GameState, worlds: int, stop=None) -> int:
+        """The highest bid whose best candidate still beats passing (0: pass)."""
+        evaluation = self.evaluate_hand(view, worlds, stop)
+        limit = 0
+        for bid in BID_VALUES:
+            if evaluation.expected(bid)[0] > PASS_WORTH + self.risk:
+                limit = bid
+            elif limit:
+                break
+        return limit
+
+    def _bidding_move(self, view, worlds, stop):
+        most = self.bid_limit(view, worlds, stop)
+        self.last_analysis = self._bidding_analysis(view, worlds, stop, view.next_bid() or view.bid, most)
+        if view.awaiting_listener:
+            return Hold() if view.bid <= most else Pass()
+        step = view.next_bid()
+        return Bid(step) if step is not None and step <= most else Pass()
+
+    def _skat_move(self, view, worlds, stop):
+        evaluation = self.evaluate_hand(view, worlds, stop)
+        _, hand_decl = evaluation.expected(view.bid)
+        self.last_analysis = self._bidding_analysis(view, worlds, stop, view.bid, None, hand_decl)
+        if hand_decl is not None and view.declaration_problem(hand_decl) is None:
+            return Declare(hand_decl)
+        return PickUp(view.skat if view.skat_known else None)
+
+    # ------------------------------------------------------------ before the skat
+
+    def evaluate_hand(self, view: GameState, worlds: int, stop=None) -> HandEvaluation:
+        seat = view.perspective if view.perspective is not None else view.to_move
+        if view.phase == Phase.SKAT:
+            seat = view.declarer
+        hand = view.hands[seat]
+        key = (hand, seat)
+        if key not in self._cache:
+            self._cache[key] = self._evaluate(view, seat, hand, worlds, stop)
+        return self._cache[key]
+
+    def _evaluate(self, view: GameState, seat: int, hand: Mask, worlds: int, stop) -> HandEvaluation:
+        sampler = WorldSampler(view, self.informed)
+        seed = self.rng.getrandbits(62)
+        hand_cols: dict[Declaration, list] = {d: [] for d in HAND_CANDIDATES}
+        skat_options: list[list[hand_eval.Option]] = []
+        skat_results: list[dict] = []
+        done = 0
+        batch = 0
+        while done < worlds:
+            if stop is not None and stop.is_set() and done > 0:
+                break
+            size = min(BATCH_WORLDS, worlds - done)
+            rng = random.Random(seed * 1_000_003 + batch)
+            sample = [sampler.sample(rng) for _ in range(size)]
+            hands = [w.hands for w in sample]
+            skats = [w.skat for w in sample]
+            twelves = [hand | w.skat for w in sample]
+            for decl in HAND_CANDIDATES:
+                rows = _play(decl, seat, hands, skats, False, rng.getrandbits(62))
+                hand_cols[decl] += [_score(decl, seat, t, r) for t, r in zip(twelves, rows)]
+            options = [hand_eval.declaration_options(t, seat) for t in twelves]
+            skat_options += options
+            # play each option of each world: one batch call per option slot
+            results = [dict() for _ in sample]
+            for slot in range(len(options[0])):
+                decls = [opts[slot].declaration for opts in options]
+                discards = [opts[slot].discard for opts in options]
+                slot_hands = [_with_hand(h, seat, t & ~d) for h, t, d in zip(hands, twelves, discards)]
+                rows = _play(decls[0], seat, slot_hands, discards, True, rng.getrandbits(62))
+                for i, (t, r) in enumerate(zip(twelves, rows)):
+                    results[i][decls[i]] = _score(decls[i], seat, t, r)
+            skat_results += results
+            done += size
+            batch += 1
+        hand_games = [_outcomes(d, cols) for d, cols in hand_cols.items()]
+        return HandEvaluation(hand_games, skat_options, skat_results)
+
+    def _bidding_analysis(self, view, worlds, stop, bid, limit, chosen_hand=None) -> ContractAnalysis:
+        evaluation = self.evaluate_hand(view, worlds, stop)
+        skat = evaluation.skat_outcomes(bid)
+        skat_best = float(evaluation.skat_scores(bid).mean())
+        candidates = [ContractCandidate.of("skat", None, skat, skat_best, chosen_hand is None)]
+        for outcome in evaluation.hand_games:
+            candidates.append(ContractCandidate.of(game_name(outcome.declaration), None, outcome,
+                                                   float(outcome.scores(bid).mean()),
+                                                   outcome.declaration == chosen_hand))
+        seat = view.declarer if view.phase == Phase.SKAT else view.to_move
+        return ContractAnalysis(view.phase.value, seat, bid, evaluation.worlds, tuple(candidates), limit)
+
+    # ------------------------------------------------------------ after the skat
+
+    def _plan_after_skat(self, view: GameState, worlds: int, stop) -> tuple[Declaration, Mask]:
+        seat = view.declarer
+        cards = view.hands[seat]
+        options = [o for o in hand_eval.declaration_options(cards, seat)
+                   if view.declaration_problem(o.declaration) is None]
+        if not options:
+            option = hand_eval.choose_best(hand_eval.declaration_options(cards, seat), view.bid)
+            return option.declaration, option.discard
+        sampler = WorldSampler(view, self.informed)
+        seed = self.rng.getrandbits(62)
+        rng = random.Random(seed)
+        sample = []
+        while len(sample) < worlds:
+            if stop is not None and stop.is_set() and sample:
+                break
+            sample += [sampler.sample(rng) for _ in range(min(BATCH_WORLDS, worlds - len(sample)))]
+        candidates, best = [], None
+        for option in options:
+            kept = cards & ~option.discard
+            hands = [_with_hand(w.hands, seat, kept) for w in sample]
+            rows = _play(option.declaration, seat, hands, [option.discard] * len(sample), True, rng.getrandbits(62))
+            outcome = _outcomes(option.declaration, [_score(option.declaration, seat, cards, r) for r in rows])
+            expected = float(outcome.scores(view.bid).mean())
+            candidates.append((option, outcome, expected))
+            if best is None or expected > best[2]:
+                best = (option, outcome, expected)
+        self.last_analysis = ContractAnalysis(
+            view.phase.value, seat, view.bid, len(sample),
+            tuple(ContractCandidate.of(game_name(o.declaration), o.discard, out, e, o is best[0])
+                  for o, out, e in candidates), None)
+        self._plans[(cards & ~best[0].discard, best[0].discard)] = best[0].declaration
+        return best[0].declaration, best[0].discard
+
+    def _declaration(self, view: GameState, worlds: int, stop) -> Declaration:
+        seat = view.declarer
+        planned = self._plans.get((view.hands[seat], view.discard))
+        if planned is not None and view.declaration_problem(planned) is None:
+            return planned
+        options = [o for o in hand_eval.kept_options(view.hands[seat], view.discard, seat)
+                   if view.declaration_problem(o.declaration) is None]
+        return hand_eval.choose_best(options, view.bid).declaration
+
+
+def _with_hand(hands: tuple[Mask, Mask, Mask], seat: int, cards: Mask) -> tuple[Mask, Mask, Mask]:
+    out = list(hands)
+    out[seat] = cards
+    return (out[0], out[1], out[2])
+
+
+def _outcomes(decl: Declaration, rows: list[tuple[int, bool, int, bool]]) -> Outcomes:
+    value, won, points, schneider = zip(*rows) if rows else ((), (), (), ())
+    return Outcomes(decl, np.array(value, np.int64), np.array(won, bool), np.array(points, np.int64),
+                    np.array(schneider, bool))
+
