@@ -1,0 +1,1 @@
+"""Tooling around the engine: benchmarks, fitting, warm-up and checks; not part of the rules."""
