@@ -40,7 +40,7 @@ class MoveSearch:
     def _run(self) -> None:
         try:
             # No wait for a background warm-up here: until the core is ready the
-            # players make simple moves that need no compiler (engine.warmup.pending).
+            # players make simple moves that need no compiler (engine.tools.warmup.pending).
             decision = self.player.choose(self.view, self.limit, stop=self._stop, report=self._report)
         except BaseException as exc:  # handed to the awaiting side, never lost in the thread
             self._call(self._fail, exc)

@@ -44,7 +44,7 @@ class SkatApp(App):
         """Players by table position (1 West, 2 East) overriding the settings: tests and measure.py."""
 
     def on_mount(self) -> None:
-        from engine.warmup import warm_up_in_background
+        from engine.tools.warmup import warm_up_in_background
 
         # compile (or load) the numba core now; until it is ready the opponents play simple cards
         warm_up_in_background()
@@ -64,7 +64,7 @@ class SkatApp(App):
     def _watch_warm_up(self) -> None:
         """The one-time note while the search core compiles (a warm cache loads it before the first
         check), its progress, and a failed warm-up with its reason."""
-        from engine import warmup
+        from engine.tools import warmup
 
         status = warmup.status()
         if status.failure is not None:

@@ -156,10 +156,10 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
 
 
 def _check_table_opponent(option: str, spec) -> None:
-    from skat_tui.settings import PLAYER_KINDS
+    from engine.players.registry import OPPONENT_KINDS
 
-    if spec.kind not in PLAYER_KINDS:
-        raise ValueError(f"{option}: the table seats {', '.join(PLAYER_KINDS)} opponents, not {spec.kind!r}")
+    if spec.kind not in OPPONENT_KINDS:
+        raise ValueError(f"{option}: the table seats {', '.join(OPPONENT_KINDS)} opponents, not {spec.kind!r}")
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -176,8 +176,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "tournament":
         return _tournament(args)
     if args.command == "bench":
-        import engine.search_bench  # noqa: F401  (registers the player rows)
-        from engine.bench import run_bench
+        import engine.tools.search_bench  # noqa: F401  (registers the player rows)
+        from engine.tools.bench import run_bench
 
         return run_bench(json_out=args.json, quick=args.quick)
     return _open_table(args)
@@ -376,9 +376,9 @@ def _solve(path: str, trick: int, threshold: int | None) -> int:
     for err in errors:
         print(f"{path}: {err}", file=sys.stderr)
     failed = len(errors)
-    from engine.dds.warmup import warm_up
+    from engine.tools.warmup import SOLVER, warm_up
 
-    warm_up()  # load the compiled core first, so that "ms" is the solve alone
+    warm_up(SOLVER)  # load the compiled core first, so that "ms" is the solve alone
     for record in records:
         try:
             pos = solver_position(state_at_trick(record, trick))

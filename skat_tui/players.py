@@ -1,25 +1,18 @@
-"""Which AI sits in a seat: the ``make_player`` registry.
+"""Which AI sits in a seat: the engine's ``make_player``, with a fallback.
 
-Players are built lazily through the engine's player registry
-(``engine.players.registry``, spec strings such as ``mcu:eval=mean,reps=1``),
-so a player type that is missing or fails to build falls back to the
-heuristic player, then to the random one, and the table says so instead of
-failing.
+A player kind that fails to build (a bad parameter, a module that does not
+import) falls back to the heuristic player, then to the random one, and the
+table says so instead of failing.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any
 
 from engine.players.base import Player, RandomPlayer
+from engine.players.registry import OPPONENT_KINDS, make_player
 
-PLAYER_CLASSES: dict[str, tuple[str, str]] = {
-    "heuristic": ("engine.players.heuristic", "HeuristicPlayer"),
-    "mcu": ("engine.players.mcu", "MCUPlayer"),
-    "pimc": ("engine.players.pimc", "PIMCPlayer"),
-}
 FALLBACK_ORDER = ("heuristic", "random")
 
 
@@ -39,19 +32,6 @@ def player_spec(kind: str, params: dict[str, Any]) -> str:
     return kind + ":" + ",".join(f"{key}={value}" for key, value in params.items())
 
 
-def _build(kind: str, params: dict[str, Any], seed: int | None) -> Player:
-    try:
-        registry = importlib.import_module("engine.players.registry")
-    except ModuleNotFoundError:
-        registry = None
-    if registry is not None:
-        return registry.make_player(player_spec(kind, params), seed)
-    # Without the registry, the classes themselves (a heuristic player takes only a seed).
-    module_name, class_name = PLAYER_CLASSES[kind]
-    cls = getattr(importlib.import_module(module_name), class_name)
-    return cls(seed=seed) if not params else cls.from_params({k: str(v) for k, v in params.items()}, seed)
-
-
 def resolve_player(kind: str, seed: int | None = None, **params: Any) -> PlayerChoice:
     """The player for ``kind`` with its parameters, or a fallback with a notice saying why."""
     problems: list[str] = []
@@ -59,11 +39,11 @@ def resolve_player(kind: str, seed: int | None = None, **params: Any) -> PlayerC
         if candidate == "random":
             notice = f"{'; '.join(problems)}: playing random" if problems else None
             return PlayerChoice(RandomPlayer(seed), "random", notice)
-        if candidate not in PLAYER_CLASSES:
+        if candidate not in OPPONENT_KINDS:
             problems.append(f"unknown player type {candidate!r}")
             continue
         try:
-            player = _build(candidate, params if candidate == kind else {}, seed)
+            player = make_player(player_spec(candidate, params if candidate == kind else {}), seed)
         except ModuleNotFoundError:
             problems.append(f"{candidate} not installed")
             continue
@@ -73,10 +53,3 @@ def resolve_player(kind: str, seed: int | None = None, **params: Any) -> PlayerC
         notice = f"{'; '.join(problems)}: playing {candidate}" if problems else None
         return PlayerChoice(player, candidate, notice)
     raise AssertionError("unreachable: random always works")
-
-
-def make_player(kind: str, **params: Any) -> Player:
-    """A player of type ``kind`` ('heuristic', 'mcu', 'pimc'; ``seed`` and the
-    engine's spec parameters such as ``eval``/``reps``), falling back to
-    heuristic, then random; see ``resolve_player`` for the notice."""
-    return resolve_player(kind, **params).player

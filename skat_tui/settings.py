@@ -16,9 +16,9 @@ from typing import Any
 import platformdirs
 
 from engine.limits import Limit
+from engine.players.registry import OPPONENT_KINDS
 
 APP_NAME = "skat-table"
-PLAYER_KINDS = ("heuristic", "mcu", "pimc")
 EVALUATIONS = ("mean", "wins", "step", "type1-10", "type2-50", "type3")
 """Evaluation functions of MCU/PIMC (engine.evaluation): mean card points, wins,
 the step function over the outcome, and its sloped variants."""
@@ -69,7 +69,7 @@ class OpponentSettings:
 
     def check(self, name: str) -> None:
         """Raise ValueError for a setting no player can use (NaN, infinity, out of range, wrong type)."""
-        if self.kind not in PLAYER_KINDS:
+        if self.kind not in OPPONENT_KINDS:
             raise ValueError(f"{name}: unknown player type {self.kind!r}")
         if self.evaluation not in EVALUATIONS:
             raise ValueError(f"{name}: unknown evaluation {self.evaluation!r}")
@@ -105,8 +105,8 @@ class OpponentSettings:
         from engine.players.registry import parse_spec
 
         parsed = parse_spec(spec)
-        if parsed.kind not in PLAYER_KINDS:
-            raise ValueError(f"the table seats {', '.join(PLAYER_KINDS)} opponents, not {parsed.kind!r}")
+        if parsed.kind not in OPPONENT_KINDS:
+            raise ValueError(f"the table seats {', '.join(OPPONENT_KINDS)} opponents, not {parsed.kind!r}")
         params = dict(parsed.params)
         result = cls(kind=parsed.kind)
         if "time" in params or "simulations" in params:
@@ -216,8 +216,8 @@ class Settings:
                 if attr not in per_opponent:
                     raise ValueError(f"unknown opponent setting {key!r}")
                 setattr(target, attr, value)
-                if attr == "kind" and value not in PLAYER_KINDS:
-                    raise ValueError(f"unknown player type {value!r} (one of {', '.join(PLAYER_KINDS)})")
+                if attr == "kind" and value not in OPPONENT_KINDS:
+                    raise ValueError(f"unknown player type {value!r} (one of {', '.join(OPPONENT_KINDS)})")
             elif key in per_opponent and key != "kind":
                 for target in result.opponents:
                     setattr(target, key, value)

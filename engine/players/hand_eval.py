@@ -3,7 +3,7 @@
 Each game type gets a strength score from the cards (jacks and their rank,
 trump length, aces and tens, guarded tens, voids and singletons, the seat).
 A logistic curve per game family turns a score into a win chance; the curves
-were fitted on heuristic self-play (``python -m engine.selfplay --calibrate``,
+were fitted on heuristic self-play (``python -m engine.tools.selfplay --fit-curves``,
 which plays every game type from every seat of random deals with the
 heuristic card play and fits the curves), so "expects to win" means what the
 heuristic card play actually achieves.  Null hands are scored by their
@@ -59,7 +59,7 @@ class Curve:
         return 1.0 / (1.0 + math.exp(-z))
 
 
-# Fitted by ``python -m engine.selfplay --calibrate 5000 --seed 1`` (see docs/heuristic.md).
+# Fitted by ``python -m engine.tools.selfplay --fit-curves 5000 --seed 1`` (see docs/heuristic.md).
 # Keys: family (suit, grand, null) and situation: "skat" = judged from the ten
 # cards before taking the skat (its expected help included), "after" = the
 # ten cards kept after the discard, "hand" = playing without the skat;

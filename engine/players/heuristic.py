@@ -19,7 +19,7 @@ import numpy as np
 
 from ..game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp, Play
 from ..scoring import Declaration
-from .. import warmup
+from ..tools import warmup
 from . import hand_eval
 from . import heuristic_core as core
 from .base import Decision, Player

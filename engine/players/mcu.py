@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import warmup
+from ..tools import warmup
 from ..cards import mask_of
 from ..evaluation import Evaluation
 from ..limits import Limit

@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .. import warmup
+from ..tools import warmup
 from ..analysis import Analysis, CardAccumulator
 from ..calibration import wall_seconds
 from ..cards import Card, cards_of
@@ -167,7 +167,7 @@ class MonteCarloPlayer(Player):
     # ------------------------------------------------------------ deciding
 
     core_parts: tuple[str, ...] = warmup.PARTS
-    """The parts of the fast core (``engine.warmup``) this player's card play needs."""
+    """The parts of the fast core (``engine.tools.warmup``) this player's card play needs."""
 
     def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
         if view.phase != Phase.PLAY:

@@ -10,7 +10,10 @@ from dataclasses import dataclass, field
 
 from .base import Player
 
-PLAYER_TYPES = ("random", "heuristic", "mcu", "pimc")
+PLAYER_KINDS = ("random", "heuristic", "mcu", "pimc")
+"""Every kind of player a spec may name."""
+OPPONENT_KINDS = ("heuristic", "mcu", "pimc")
+"""The kinds the table seats and offers in its settings (random is for tests and baselines)."""
 
 
 @dataclass(frozen=True)
@@ -32,8 +35,8 @@ def parse_spec(text: str) -> PlayerSpec:
     text = text.strip()
     kind, _, rest = text.partition(":")
     kind = kind.lower()
-    if kind not in PLAYER_TYPES:
-        raise ValueError(f"unknown player type {kind!r} in {text!r} (expected one of {', '.join(PLAYER_TYPES)})")
+    if kind not in PLAYER_KINDS:
+        raise ValueError(f"unknown player type {kind!r} in {text!r} (expected one of {', '.join(PLAYER_KINDS)})")
     params: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
@@ -49,12 +52,12 @@ def split_specs(text: str) -> list[PlayerSpec]:
     specs: list[list[str]] = []
     for part in text.split(","):
         head = part.split(":", 1)[0].strip().lower()
-        if head in PLAYER_TYPES and ("=" not in part or ":" in part):
+        if head in PLAYER_KINDS and ("=" not in part or ":" in part):
             specs.append([part])
         elif specs:
             specs[-1].append(part)
         else:
-            raise ValueError(f"{part!r} does not start with a player type ({', '.join(PLAYER_TYPES)})")
+            raise ValueError(f"{part!r} does not start with a player type ({', '.join(PLAYER_KINDS)})")
     return [parse_spec(",".join(parts)) for parts in specs]
 
 

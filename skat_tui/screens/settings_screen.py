@@ -8,7 +8,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
-from ..settings import EVALUATIONS, OPPONENT_NAMES, PLAYER_KINDS, OpponentSettings, Settings
+from ..settings import EVALUATIONS, OPPONENT_KINDS, OPPONENT_NAMES, OpponentSettings, Settings
 
 
 def _optional_float(text: str) -> float | None:
@@ -34,7 +34,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
         yield Label(title, classes="settings-title")
         with Horizontal(classes="settings-row"):
             yield Label("type", classes="settings-label")
-            yield Select([(k, k) for k in PLAYER_KINDS], value=opponent.kind, allow_blank=False,
+            yield Select([(k, k) for k in OPPONENT_KINDS], value=opponent.kind, allow_blank=False,
                          id=f"{key}-kind", compact=True)
             yield Label("evaluation", classes="settings-label")
             yield Select([(e, e) for e in EVALUATIONS], value=opponent.evaluation, allow_blank=False,

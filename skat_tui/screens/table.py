@@ -29,7 +29,7 @@ from engine.limits import Limit
 from engine.players.base import Player
 from engine.scoring import Declaration
 from engine.service import start_search
-from engine import warmup
+from engine.tools import warmup
 
 from ..messages import AnalysisUpdated, CardClicked, HintReady, MoveChosen
 from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession

@@ -20,8 +20,8 @@ from engine.dds import core
 from engine.dds.reference import (TABLE_PATH, position_from_json, random_position, reference_per_card,
                                   reference_value, worlds_of_one_decision)
 from engine.dds.solver import Position, SolveAborted, SolverContext, solve, solve_threshold
-from engine.dds.warmup import warm_up, warm_up_in_background
 from engine.rules import GameType, legal_cards, trick_winner
+from engine.tools.warmup import SOLVER, warm_up
 
 ROOT = Path(__file__).resolve().parents[2]
 THRESHOLDS = (31, 61, 90, 120)
@@ -29,7 +29,7 @@ THRESHOLDS = (31, 61, 90, 120)
 
 @pytest.fixture(scope="module")
 def ctx() -> SolverContext:
-    warm_up()
+    warm_up(SOLVER)
     return SolverContext(tt_bits=16)
 
 
@@ -365,18 +365,12 @@ def test_cache_loads_in_a_second_process():
         assert out.stdout.strip() == "6"  # the declarer leads ♣J and collects all three jacks
 
 
-def test_warm_up_in_background():
-    thread = warm_up_in_background()
-    thread.join(timeout=300)
-    assert not thread.is_alive()
-
-
 def test_warm_up_compiles_what_the_monte_carlo_players_call():
     """After the app's warm-up, PIMC (every evaluation) and MCU decisions find the core's
     entry points ready: no call compiles or loads a new signature (a fresh process, so
     that other tests' calls do not hide a gap)."""
     code = (
-        "from engine.warmup import warm_up; warm_up()\n"
+        "from engine.tools.warmup import warm_up; warm_up()\n"
         "from engine.dds import core\n"
         "from engine.players import heuristic_core\n"
         "entries = [core.solve_worlds, core.solve_root, core.solve_value, heuristic_core.playout_cards_batch]\n"
@@ -385,7 +379,7 @@ def test_warm_up_compiles_what_the_monte_carlo_players_call():
         "from engine.limits import Limit\n"
         "from engine.players.mcu import MCUPlayer\n"
         "from engine.players.pimc import PIMCPlayer\n"
-        "from engine.search_bench import _first_trick_positions\n"
+        "from engine.tools.search_bench import _first_trick_positions\n"
         "for state in _first_trick_positions(2):\n"
         "    view = state.view(state.to_move)\n"
         "    MCUPlayer(Limit(simulations=4), seed=1).choose(view)\n"
@@ -399,7 +393,7 @@ def test_warm_up_compiles_what_the_monte_carlo_players_call():
 
 
 def test_bench_quick_smoke(capsys):
-    from engine import bench
+    from engine.tools import bench
 
     calls = []
     bench.EXTRA_ROWS.append(lambda quick: calls.append(quick) or [bench.BenchRow("players", "PIMC worlds/s", value=1.0)])
@@ -437,7 +431,7 @@ def test_node_limit_aborts_and_the_context_stays_usable():
 
 
 def test_request_abort_from_another_thread_stops_a_long_solve():
-    warm_up()
+    warm_up(SOLVER)
     # Without the table, move ordering and equivalent cards the full-deal solve runs for
     # seconds (over 50 M nodes): the abort, not the end, must stop it.
     ctx = SolverContext(tt_bits=16, flags=core.FLAG_NO_TT | core.FLAG_NO_ORDER | core.FLAG_NO_EQUIV)
@@ -479,7 +473,7 @@ def test_pimc_obeys_stop_and_deadline_during_long_solves(threads):
     from engine.evaluation import Evaluation
     from engine.limits import Limit
     from engine.players.pimc import PIMCPlayer
-    from engine.warmup import warm_up as warm_up_everything
+    from engine.tools.warmup import warm_up as warm_up_everything
 
     warm_up_everything()  # PIMC's tie-break playouts too: a first compile must not fall into the timed part
     view = _pimc_first_trick_view()

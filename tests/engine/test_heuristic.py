@@ -13,7 +13,7 @@ from engine.players import heuristic_core as core
 from engine.players.heuristic import HeuristicPlayer
 from engine.rules import GameType
 from engine.scoring import Declaration
-from engine.selfplay import run_series
+from engine.tools.selfplay import run_series
 from engine.series import play_game
 
 C, S, H, D, G, N = GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS, GameType.GRAND, GameType.NULL

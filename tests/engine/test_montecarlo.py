@@ -34,7 +34,7 @@ def play_until(seed, tricks_done=0, cards_in_trick=0, game=None, choices=2):
 @pytest.fixture(scope="module", autouse=True)
 def compiled_core():
     """Compile (or load) the numba core once, so that no timed test below pays for a first compile."""
-    from engine.warmup import warm_up
+    from engine.tools.warmup import warm_up
 
     warm_up()
 

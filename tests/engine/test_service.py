@@ -80,7 +80,7 @@ def test_sync_wrapper():
 
 
 def test_a_search_waits_for_the_background_warm_up_or_a_stop(monkeypatch):
-    from engine import warmup
+    from engine.tools import warmup
 
     running = threading.Event()
     running.set()
@@ -107,7 +107,7 @@ def test_a_search_waits_for_the_background_warm_up_or_a_stop(monkeypatch):
 
 
 def test_a_failed_background_warm_up_does_not_hold_searches(monkeypatch):
-    from engine import warmup
+    from engine.tools import warmup
 
     def broken_warm_up():
         raise RuntimeError("simulated compiler failure")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import warmup
+from engine.tools import warmup
 from engine.cards import CARD_POINTS, Card, mask_of
 from engine.game import Deal, GameState, Phase, Play
 from engine.limits import Limit
@@ -176,7 +176,7 @@ def test_once_its_parts_are_ready_mcu_compiles_nothing_more():
     """MCU searches while the solver still compiles; a call that compiled anything else would wait
     behind the warm-up's hold on numba's compiler (a fresh process, so other tests' calls hide nothing)."""
     code = (
-        "from engine import warmup\n"
+        "from engine.tools import warmup\n"
         "warmup._warm_heuristic(); warmup._warm_playouts()\n"
         "import numba\n"
         "from engine.dds import core\n"
@@ -188,7 +188,7 @@ def test_once_its_parts_are_ready_mcu_compiles_nothing_more():
         "from engine.limits import Limit\n"
         "from engine.players.heuristic import HeuristicPlayer\n"
         "from engine.players.mcu import MCUPlayer\n"
-        "from engine.search_bench import _first_trick_positions\n"
+        "from engine.tools.search_bench import _first_trick_positions\n"
         "for state in _first_trick_positions(2):\n"
         "    view = state.view(state.to_move)\n"
         "    MCUPlayer(Limit(simulations=4), seed=1).choose(view)\n"

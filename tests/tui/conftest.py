@@ -12,7 +12,7 @@ def warm_core():
     """Compile (or load) the numba core before the first UI test, as the app does in the
     background: on a cold cache that holds numba's compiler for ~40 s, and UI tests that
     time a stop or wait for a live analysis must not wait for the compiler instead."""
-    from engine.warmup import warm_up
+    from engine.tools.warmup import warm_up
 
     warm_up()
 

@@ -13,7 +13,7 @@ from engine.rules import GameType
 from engine.cards import Card
 from skat_tui.app import SkatApp, open_session
 from skat_tui.persistence import TableSession, decode_move, encode_move, series_save_path
-from skat_tui.players import make_player, resolve_player
+from skat_tui.players import resolve_player
 from skat_tui.screens.settings_screen import SettingsScreen
 from skat_tui.screens.table import TableScreen
 from skat_tui.settings import Settings, load_settings, save_settings, settings_path
@@ -94,7 +94,7 @@ def test_damaged_save_is_kept_aside():
 def test_registry_falls_back_with_a_notice():
     choice = resolve_player("no-such-player", seed=1)
     assert choice.kind in ("heuristic", "random") and "unknown player type" in choice.notice
-    assert isinstance(make_player("mcu", seed=1, eval="mean", reps=2), Player)
+    assert isinstance(resolve_player("mcu", seed=1, eval="mean", reps=2).player, Player)
     bad = resolve_player("pimc", seed=1, reps=3)  # PIMC has no repetitions
     assert bad.kind == "heuristic" and "pimc" in bad.notice
 

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from engine import warmup
+from engine.tools import warmup
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
 

@@ -277,14 +277,14 @@ def _thread_rows(quick: bool, seed: int) -> list[BenchRow]:
 
 
 _COLD_START_CODE = (
-    "import time; t = time.perf_counter(); from engine.dds.warmup import warm_up; warm_up(); "
+    "import time; t = time.perf_counter(); from engine.tools.warmup import SOLVER, warm_up; warm_up(SOLVER); "
     "print(time.perf_counter() - t)"
 )
 
 
 def _cold_start_seconds(cache_dir: str | None) -> float:
     env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
@@ -320,9 +320,9 @@ def _extra_rows(quick: bool) -> list[BenchRow]:
 
 
 def collect(quick: bool = False, seed: int = SEED) -> list[BenchRow]:
-    from engine.dds.warmup import warm_up
+    from engine.tools.warmup import SOLVER, warm_up
 
-    warm_up()
+    warm_up(SOLVER)
     rows = _solver_rows(quick, seed)
     rows += _reference_rows(quick, seed)
     rows += _thread_rows(quick, seed)
@@ -395,9 +395,9 @@ def run_ablation(quick: bool = False, seed: int = SEED) -> int:
 
     from engine.dds import core
     from engine.dds.solver import SolverContext
-    from engine.dds.warmup import warm_up
+    from engine.tools.warmup import SOLVER, warm_up
 
-    warm_up()
+    warm_up(SOLVER)
     n = 10 if quick else 60
     workloads = (
         ("suit exact, 7 left", _positions("suit", 7, n, seed), core.EXACT),

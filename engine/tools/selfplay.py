@@ -1,8 +1,8 @@
-"""Series statistics for the heuristic player, and the calibration of its bidding.
+"""Series statistics for the heuristic player, and the fit of its bidding curves.
 
-    python -m engine.selfplay --deals 1000 --seed 1              # heuristic self-play
-    python -m engine.selfplay --deals 300 --seed 1 --vs random   # heuristic vs two random players
-    python -m engine.selfplay --calibrate 6000 --seed 1          # refit hand_eval.CURVES
+    python -m engine.tools.selfplay --deals 1000 --seed 1              # heuristic self-play
+    python -m engine.tools.selfplay --deals 300 --seed 1 --vs random   # heuristic vs two random players
+    python -m engine.tools.selfplay --fit-curves 6000 --seed 1          # refit hand_eval.CURVES
 
 A series replays every deal with every distinct seat arrangement of the
 player types (one for self-play, three for heuristic vs two random players),
@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .game import Deal
-from .players.base import Player, RandomPlayer
-from .players.heuristic import HeuristicPlayer
-from .rules import GameType
-from .series import play_game
+from ..game import Deal
+from ..players.base import Player, RandomPlayer
+from ..players.heuristic import HeuristicPlayer
+from ..rules import GameType
+from ..series import play_game
 
 
 @dataclass
@@ -161,12 +161,12 @@ def _fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 NULL_FIT_FLOOR = 8
 
 
-def calibrate(deals: int, seed: int) -> dict[tuple[str, str], tuple[float, float]]:
+def fit_bidding_curves(deals: int, seed: int) -> dict[tuple[str, str], tuple[float, float]]:
     """Play every game type from every seat of ``deals`` random deals with the
     heuristic card play and fit one logistic curve per family and situation
     (see ``hand_eval.CURVES``)."""
-    from .players import hand_eval
-    from .players.playout import playout
+    from ..players import hand_eval
+    from ..players.playout import playout
 
     samples: dict[tuple[str, str], list[tuple[float, int]]] = {}
 
@@ -213,21 +213,21 @@ def calibrate(deals: int, seed: int) -> dict[tuple[str, str], tuple[float, float
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.selfplay", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m engine.tools.selfplay", description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--vs", choices=("heuristic", "random"), default="heuristic",
                         help="the two opponents of the heuristic player")
-    parser.add_argument("--calibrate", type=int, metavar="DEALS",
+    parser.add_argument("--fit-curves", type=int, metavar="DEALS",
                         help="instead of a series: refit the bidding curves on this many deals")
     args = parser.parse_args(argv)
-    if args.calibrate:
-        for (fam, situation), (centre, scale) in calibrate(args.calibrate, args.seed).items():
+    if args.fit_curves:
+        for (fam, situation), (centre, scale) in fit_bidding_curves(args.fit_curves, args.seed).items():
             if math.isfinite(centre) and math.isfinite(scale):
                 print(f'    ("{fam}", "{situation}"): Curve({centre:.2f}, {scale:.2f}),')
         return 0
     stats = run_series(args.deals, args.seed, args.vs)
-    print(f"python -m engine.selfplay --deals {args.deals} --seed {args.seed} --vs {args.vs}")
+    print(f"python -m engine.tools.selfplay --deals {args.deals} --seed {args.seed} --vs {args.vs}")
     print(stats.report())
     return 0
 

@@ -24,8 +24,8 @@ PARTS = (HEURISTIC, PLAYOUTS, SOLVER)
 
 
 def _warm_heuristic() -> None:
-    from .game import Deal, GameState, Phase, Play
-    from .players.heuristic import HeuristicPlayer
+    from ..game import Deal, GameState, Phase, Play
+    from ..players.heuristic import HeuristicPlayer
 
     # one short game: every branch of the heuristic card play goes through choose_card_std
     state = GameState.new(Deal.shuffled(1))
@@ -37,10 +37,10 @@ def _warm_heuristic() -> None:
 
 
 def _warm_playouts() -> None:
-    from .game import Deal, GameState, Phase, Play
-    from .limits import Limit
-    from .players.heuristic import HeuristicPlayer
-    from .players.mcu import MCUPlayer
+    from ..game import Deal, GameState, Phase, Play
+    from ..limits import Limit
+    from ..players.heuristic import HeuristicPlayer
+    from ..players.mcu import MCUPlayer
 
     # an MCU decision: the batched playouts of the Monte Carlo players
     state = GameState.new(Deal.shuffled(1))
@@ -53,9 +53,27 @@ def _warm_playouts() -> None:
 
 
 def _warm_solver() -> None:
-    from .dds.warmup import warm_up as warm_up_solver
+    import numpy as np
 
-    warm_up_solver()
+    from ..dds import core
+    from ..dds.solver import Position, SolverContext, solve, solve_threshold
+    from ..rules import GameType
+
+    # Only the entry points the players call, with the argument types they use: each entry
+    # point links and optimises the whole search again, so every one left out (``solve_value``
+    # for benchmarks, the ``*_std`` helpers for tests) saves a large share of a cold start.
+    ctx = SolverContext(tt_bits=10)
+    for game in GameType:
+        # a tiny endgame: one card each (seats 0, 1, 2)
+        pos = Position(game=game, declarer=0, hands=(1 << 31, 1 << 30, 1 << 29), leader=0)
+        solve(pos, ctx=ctx)
+        solve(pos, per_card=False, ctx=ctx)
+        solve_threshold(pos, 61, ctx=ctx)
+        # PIMC's entry: many worlds of one decision per call
+        hands = np.array([pos.hands], np.int64)
+        core.solve_worlds(int(game), 0, hands, np.zeros(1, np.int64), ctx.trick, 0, 0, 0, 61,
+                          np.zeros((1, 12), np.int64), np.zeros((1, 12), np.int64), np.zeros(1, np.int64),
+                          *ctx.arrays)
 
 
 _WARM_UP = {HEURISTIC: _warm_heuristic, PLAYOUTS: _warm_playouts, SOLVER: _warm_solver}
@@ -67,15 +85,16 @@ _current: str | None = None
 _seconds: dict[str, float] = {}
 
 
-def warm_up() -> float:
-    """Compile or load every part of the core; returns the seconds it took."""
+def warm_up(*parts: str) -> float:
+    """Compile or load the named parts of the core (every part when none are named);
+    returns the seconds it took."""
     global _current
     start = time.perf_counter()
     with _lock:
         if _done.is_set():
             return 0.0
         for part in PARTS:
-            if part in _ready:
+            if part in _ready or (parts and part not in parts):
                 continue
             _current = part
             part_start = time.perf_counter()
@@ -83,7 +102,8 @@ def warm_up() -> float:
             _seconds[part] = time.perf_counter() - part_start
             _ready.add(part)
         _current = None
-        _done.set()
+        if _ready.issuperset(PARTS):
+            _done.set()
     return time.perf_counter() - start
 
 

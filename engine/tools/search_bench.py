@@ -1,6 +1,6 @@
 """Bench rows for the players: playouts, MCU simulations, PIMC worlds, budgets.
 
-Registered into ``engine.bench.EXTRA_ROWS`` on import (``skat bench`` does it),
+Registered into ``engine.tools.bench.EXTRA_ROWS`` on import (``skat bench`` does it),
 so every speed figure comes from one run of one command.
 """
 
@@ -10,14 +10,14 @@ import threading
 import time
 
 from .bench import EXTRA_ROWS, BenchRow, best_of_alternating_rounds
-from .evaluation import Evaluation
-from .game import Deal, GameState, Phase
-from .limits import Limit
+from ..evaluation import Evaluation
+from ..game import Deal, GameState, Phase
+from ..limits import Limit
 
 
 def _first_trick_positions(count: int, seed: int = 99) -> list[GameState]:
     """Games bid by heuristic players, at the opening lead (suit, grand and null as they come)."""
-    from .players.heuristic import HeuristicPlayer
+    from ..players.heuristic import HeuristicPlayer
 
     positions = []
     index = 0
@@ -37,9 +37,9 @@ def _random_deal_positions(count: int, seed: int = 7) -> list[GameState]:
     declares a suit game with a random trump suit, keeps his ten cards and leads."""
     import random
 
-    from .game import Bid, Declare, Discard, Pass, PickUp
-    from .rules import GameType
-    from .scoring import Declaration
+    from ..game import Bid, Declare, Discard, Pass, PickUp
+    from ..rules import GameType
+    from ..scoring import Declaration
 
     rng = random.Random(seed)
     positions = []
@@ -77,9 +77,9 @@ def _best_rates(make_player, positions, limit: Limit, rounds: int) -> dict[int, 
 
 
 def player_rows(quick: bool) -> list[BenchRow]:
-    from .players.mcu import MCUPlayer
-    from .players.pimc import PIMCPlayer
-    from .players.playout import bench_games, bench_playouts
+    from ..players.mcu import MCUPlayer
+    from ..players.pimc import PIMCPlayer
+    from ..players.playout import bench_games, bench_playouts
 
     rows: list[BenchRow] = []
     seconds = 0.5 if quick else 2.0
@@ -129,9 +129,9 @@ def player_rows(quick: bool) -> list[BenchRow]:
 
 def budget_rows(positions, quick: bool) -> list[BenchRow]:
     """How far a timed move overshoots its budget, and how fast a stop is obeyed."""
-    from .calibration import wall_seconds
-    from .players.mcu import MCUPlayer
-    from .players.pimc import PIMCPlayer
+    from ..calibration import wall_seconds
+    from ..players.mcu import MCUPlayer
+    from ..players.pimc import PIMCPlayer
 
     rows = []
     budget = 0.3 if quick else 1.0
