@@ -88,6 +88,8 @@ def _build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--seed", type=_SEED, default=1)
     analyze.add_argument("--json", action="store_true", help="print the analysis as one JSON object instead of a table")
 
+    _add_review_parser(sub)
+
     serve = sub.add_parser("serve", help="the table in a web browser (textual-serve); table options go before 'serve'")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
@@ -169,6 +171,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         return _solve(args.file, args.trick, args.threshold)
     if args.command == "analyze":
         return _analyze(args)
+    if args.command == "review":
+        return _review(args)
     if args.command == "calibrate":
         return _calibrate()
     if args.command == "serve":
@@ -285,6 +289,94 @@ def _analyze(args: argparse.Namespace) -> int:
     out.update({"id": args.id, "trick": args.trick, "card": args.card, "seat": seat})
     print(json.dumps(out))
     return 0
+
+
+def _add_review_parser(sub) -> None:
+    review = sub.add_parser("review", help="score every card of recorded games: double-dummy and from each seat's view")
+    review.add_argument("file", help="record file, one ISS record per line")
+    review.add_argument("--id", default=None, help="review only the record with this ID (default: all)")
+    review.add_argument("--player", choices=("pimc", "mcu"), default="pimc", help="the own-view search (default pimc)")
+    budget = review.add_mutually_exclusive_group()
+    budget.add_argument("--simulations", type=_whole_number(1, MAX_SIMULATIONS), default=None,
+                        help="worlds per decision (default 100)")
+    budget.add_argument("--time", type=_seconds, default=None, help="reference seconds per decision")
+    review.add_argument("--seed", type=_SEED, default=1, help="seed of the searches (default 1)")
+    review.add_argument("--json", action="store_true",
+                        help="one JSON line per game, per decision and a summary line per game, instead of tables")
+    review.add_argument("--workers", type=_whole_number(1, 1024), default=None,
+                        help="cores to use (default: all): threads for one record, processes for several")
+    review.add_argument("--scheduler", metavar="ADDRESS", help="review the records on a Dask cluster")
+    review.add_argument("--no-cache", action="store_true",
+                        help="do not store the reviews beside the record file (FILE.review.jsonl)")
+
+
+def _review(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from engine.limits import Limit
+    from engine.record import read_records
+    from engine.review import describe_game, review_records, store_cached
+    from engine.tournament import default_workers
+
+    err = Console(stderr=True)
+    records, errors = read_records(args.file)
+    for problem in errors:
+        err.print(f"{args.file}: {problem}", highlight=False)
+    if args.id is not None:
+        records = [r for r in records if r.id == args.id]
+        if not records:
+            err.print(f"skat review: no record with ID {args.id} in {args.file}", highlight=False)
+            return 2
+    playable = []
+    for record in records:
+        try:
+            describe_game(record)
+        except ValueError as exc:  # the moves do not replay: said once, the others are reviewed
+            err.print(f"{args.file}: line {record.line}, record {record.id}: {exc}", highlight=False)
+            errors.append(exc)
+            continue
+        playable.append(record)
+    limit = Limit(time=args.time) if args.time is not None else Limit(
+        simulations=args.simulations if args.simulations is not None else 100)
+    workers = args.workers if args.workers is not None else default_workers()
+    out = Console(highlight=False, soft_wrap=args.json)
+    printed: list = []
+
+    def show(review) -> None:  # in the records' order, as soon as the ones before are done
+        printed.append(review)
+
+    interrupted = False
+    with Progress(TextColumn("[bold]reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task("records", total=len(playable))
+        try:
+            reviews = review_records(
+                playable, args.player, limit, args.seed, workers, args.scheduler,
+                on_progress=lambda done, total: progress.update(task, completed=done), on_review=show)
+        except KeyboardInterrupt:
+            interrupted = True
+            reviews = [r for r in sorted(printed, key=lambda r: [p.id for p in playable].index(r.record_id))]
+        except (RuntimeError, ImportError, OSError) as exc:
+            err.print(f"skat review: {exc}", highlight=False)
+            return 2
+    if not args.no_cache and reviews:
+        try:
+            store_cached(args.file, reviews)
+        except OSError as exc:
+            err.print(f"skat review: could not store the reviews beside {args.file}: {exc.strerror}",
+                      highlight=False)
+    for review in reviews:
+        if args.json:
+            for line in review.json_lines():
+                print(line)
+        else:
+            from .review_table import review_report
+
+            out.print(review_report(review, args.german))
+    if interrupted:
+        return EXIT_INTERRUPTED
+    return 1 if errors else 0
 
 
 def _calibrate() -> int:

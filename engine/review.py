@@ -1,0 +1,526 @@
+"""Game review: every card decision of a recorded game, scored twice.
+
+For each card a seat played (in the order of the record) the review asks:
+
+- what was possible: the double-dummy value of every legal card, all hands
+  open (``engine.dds``), as the mover's side's final card points (null: won
+  or lost), and whether the side wins after it;
+- what a strong player could know: the evaluation of every legal card from
+  the seat's own view (``state.view(seat)``) by PIMC or MCU at the given
+  budget, as the side's expected card points and win share.
+
+The chosen card's loss is its distance to the best legal card in both.  A
+mark sums it up (thresholds below, documented in ``docs/review.md``):
+
+``??`` blunder
+    from the seat's view the chosen card wins ``BLUNDER_WIN_DROP`` less
+    often than the best card, or turns a game won in expectation (win share
+    of the best card at least 50 %) into one lost in expectation with a drop
+    of ``TURN_WIN_DROP``, or costs ``BLUNDER_POINTS`` expected card points;
+    or it turns a won game into a lost one double-dummy and the seat's view
+    saw it coming (its win share drops by ``CONFIRM_WIN_DROP`` or more).
+``?`` mistake
+    a win-share drop of ``MISTAKE_WIN_DROP`` or ``MISTAKE_POINTS`` expected
+    card points.
+``!`` the only card
+    double-dummy, the chosen card is the only legal card after which the
+    side still wins (the others all lose).
+
+A card lost double-dummy that the seat could not see (the own view saw no
+real drop) gets no mark: the review shows it as ``won→lost`` in the
+double-dummy column only.
+
+Each decision's search is seeded from (seed, record ID, move number), so a
+decision's result does not depend on the others, the order they run in, the
+number of threads or worker processes: same seed and budget, same review.
+Forced cards (one legal card) are listed but not searched.
+
+Bidding, skat, discard and declaration are not reviewed yet: the search
+bidder's analyses are not comparable to card-play evaluations (see the docs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .cards import Card, cards_of
+from .game import GameState, Phase, Play
+from .limits import Limit
+from .rules import GameType
+
+REVIEW_PLAYERS = ("pimc", "mcu")
+
+BLUNDER_WIN_DROP = 0.40
+TURN_WIN_DROP = 0.25
+BLUNDER_POINTS = 30.0
+CONFIRM_WIN_DROP = 0.10
+MISTAKE_WIN_DROP = 0.15
+MISTAKE_POINTS = 12.0
+GOOD_WIN_DROP = 0.05
+GOOD_POINTS = 5.0
+"""A choice counts as accurate when it loses less than both of these against the best card."""
+
+BLUNDER, MISTAKE, ONLY_CARD = "??", "?", "!"
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class CardValue:
+    """One legal card of a decision, for the mover's side."""
+
+    card: str
+    """ISS notation (e.g. ``CJ``)."""
+    dd_points: int | None
+    """Double-dummy: the side's final card points under best play after this card (None in null)."""
+    dd_won: bool
+    """Double-dummy: the side wins after this card."""
+    view_points: float | None = None
+    """Own view: the side's expected final card points (None in null, or when not searched)."""
+    view_win: float | None = None
+    """Own view: the share of sampled worlds the side wins."""
+
+
+@dataclass(frozen=True)
+class DecisionReview:
+    move: int
+    """Index of the move in the record (0-based)."""
+    trick: int
+    position: int
+    """The card's place in the trick, 1..3."""
+    seat: int
+    declarer_side: bool
+    chosen: str
+    cards: tuple[CardValue, ...]
+    forced: bool
+    dd_loss_points: int | None
+    dd_turned: bool
+    """The best card wins double-dummy, the chosen one loses."""
+    view_loss_points: float | None
+    view_loss_win: float | None
+    mark: str
+    declarer_dd_after: float
+    """1 if the declarer wins double-dummy after the chosen card, else 0."""
+    declarer_view_after: float | None
+    """The declarer's winning chance after the chosen card, from the mover's view (None: forced card)."""
+    worlds: int = 0
+
+    @property
+    def chosen_value(self) -> CardValue:
+        return next(c for c in self.cards if c.card == self.chosen)
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        out["cards"] = [asdict(c) for c in self.cards]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> DecisionReview:
+        data = dict(data)
+        data["cards"] = tuple(CardValue(**c) for c in data["cards"])
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    seat: int
+    name: str
+    decisions: int
+    """Cards played (forced ones included)."""
+    choices: int
+    """Cards played with more than one legal card."""
+    accurate: int
+    mistakes: int
+    blunders: int
+    only_cards: int
+    dd_turned: int
+    mean_loss_points: float | None
+    mean_loss_win: float | None
+    accuracy: float | None
+    """Percent of choices that lose less than GOOD_POINTS and GOOD_WIN_DROP against the best card (own view)."""
+
+
+@dataclass
+class GameReview:
+    record_id: str
+    players: tuple[str, str, str]
+    game: str
+    declarer: int | None
+    player: str
+    limit: dict
+    seed: int
+    decisions: list[DecisionReview] = field(default_factory=list)
+    declarer_dd_start: float | None = None
+    """1 if the declarer wins double-dummy at the opening lead, else 0 (None: no card play)."""
+
+    def summaries(self) -> list[SeatSummary]:
+        return [summarize_seat(seat, self.players[seat], [d for d in self.decisions if d.seat == seat])
+                for seat in range(3)]
+
+    def next_mark(self, after_move: int) -> DecisionReview | None:
+        """The first marked mistake or blunder at a move after ``after_move`` (None if none)."""
+        for d in self.decisions:
+            if d.move > after_move and d.mark in (BLUNDER, MISTAKE):
+                return d
+        return None
+
+    def decision_at(self, move: int) -> DecisionReview | None:
+        for d in self.decisions:
+            if d.move == move:
+                return d
+        return None
+
+    def header_dict(self) -> dict:
+        return {"type": "game", "id": self.record_id, "players": list(self.players), "game": self.game,
+                "declarer": self.declarer, "player": self.player, "limit": self.limit, "seed": self.seed,
+                "declarer_dd_start": self.declarer_dd_start, "version": FORMAT_VERSION}
+
+    def json_lines(self) -> list[str]:
+        """One line for the game, one per decision, one summary line."""
+        lines = [json.dumps(self.header_dict())]
+        for d in self.decisions:
+            lines.append(json.dumps({"type": "decision", "id": self.record_id, **d.to_dict()}))
+        lines.append(json.dumps({"type": "summary", "id": self.record_id,
+                                 "seats": [asdict(s) for s in self.summaries()]}))
+        return lines
+
+    @classmethod
+    def from_json_lines(cls, lines: Iterable[str]) -> GameReview:
+        review: GameReview | None = None
+        for line in lines:
+            data = json.loads(line)
+            kind = data.pop("type")
+            if kind == "game":
+                if data.get("version") != FORMAT_VERSION:
+                    raise ValueError(f"review format {data.get('version')} is not {FORMAT_VERSION}")
+                review = cls(data["id"], tuple(data["players"]), data["game"], data["declarer"], data["player"],
+                             data["limit"], data["seed"], declarer_dd_start=data["declarer_dd_start"])
+            elif kind == "decision":
+                if review is None:
+                    raise ValueError("a decision line before its game line")
+                data.pop("id")
+                review.decisions.append(DecisionReview.from_dict(data))
+        if review is None:
+            raise ValueError("no game line")
+        return review
+
+
+def summarize_seat(seat: int, name: str, decisions: list[DecisionReview]) -> SeatSummary:
+    choices = [d for d in decisions if not d.forced]
+    searched = [d for d in choices if d.view_loss_win is not None]
+    point_losses = [d.view_loss_points for d in searched if d.view_loss_points is not None]
+    accurate = sum(1 for d in searched if _accurate(d))
+    return SeatSummary(
+        seat=seat, name=name, decisions=len(decisions), choices=len(choices), accurate=accurate,
+        mistakes=sum(d.mark == MISTAKE for d in decisions), blunders=sum(d.mark == BLUNDER for d in decisions),
+        only_cards=sum(d.mark == ONLY_CARD for d in decisions), dd_turned=sum(d.dd_turned for d in decisions),
+        mean_loss_points=round(sum(point_losses) / len(point_losses), 2) if point_losses else None,
+        mean_loss_win=round(sum(d.view_loss_win for d in searched) / len(searched), 4) if searched else None,
+        accuracy=round(100.0 * accurate / len(searched), 1) if searched else None,
+    )
+
+
+def _accurate(d: DecisionReview) -> bool:
+    return (d.view_loss_win or 0.0) < GOOD_WIN_DROP and (d.view_loss_points or 0.0) < GOOD_POINTS
+
+
+def mark_for(cards: tuple[CardValue, ...], chosen: str, forced: bool) -> tuple[str, bool]:
+    """The mark of a decision and whether the chosen card turns a double-dummy win into a loss."""
+    if forced:
+        return "", False
+    mine = next(c for c in cards if c.card == chosen)
+    dd_turned = any(c.dd_won for c in cards) and not mine.dd_won
+    if mine.view_win is None:  # no own-view search: double-dummy alone does not judge a player
+        return "", dd_turned
+    best_win = max(c.view_win for c in cards)
+    win_drop = best_win - mine.view_win + 1e-9  # shares are sums of 1/worlds: no rounding below a threshold
+    point_drop = 0.0
+    if mine.view_points is not None:
+        point_drop = max(c.view_points for c in cards) - mine.view_points + 1e-9
+    turned_in_expectation = best_win >= 0.5 > mine.view_win and win_drop >= TURN_WIN_DROP
+    if (win_drop >= BLUNDER_WIN_DROP or turned_in_expectation or point_drop >= BLUNDER_POINTS
+            or (dd_turned and win_drop >= CONFIRM_WIN_DROP)):
+        return BLUNDER, dd_turned
+    if win_drop >= MISTAKE_WIN_DROP or point_drop >= MISTAKE_POINTS:
+        return MISTAKE, dd_turned
+    if mine.dd_won and sum(c.dd_won for c in cards) == 1:
+        return ONLY_CARD, dd_turned
+    return "", dd_turned
+
+
+# ---------------------------------------------------------------- computing
+
+
+def decision_seed(seed: int, record_id: str, move: int) -> int:
+    digest = hashlib.sha256(f"{seed}:{record_id}:{move}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def win_threshold(state: GameState) -> int:
+    """Card points the declarer needs (suit/grand); a schwarz announcement counts as all 120."""
+    decl = state.declaration
+    if decl.schwarz_announced:
+        return 120
+    return 90 if decl.schneider_announced else 61
+
+
+def double_dummy_values(state: GameState) -> dict[Card, tuple[int | None, bool]]:
+    """Per legal card of the seat to move: (the side's final card points or None in null, the side wins)."""
+    from .dds.solver import solve
+    from .positions import solver_position
+
+    seat = state.to_move
+    declarer_side = seat == state.declarer
+    result = solve(solver_position(state))
+    out = {}
+    for card, value in result.per_card.items():
+        if state.declaration.game == GameType.NULL:
+            declarer_wins = value == 1
+            points = None
+        else:
+            declarer_wins = value >= win_threshold(state)
+            points = value if declarer_side else 120 - value
+        out[Card(card)] = (points, declarer_wins == declarer_side)
+    return out
+
+
+def review_decision(state: GameState, move_index: int, chosen: Card, player_kind: str, limit: Limit, seed: int,
+                    record_id: str, threads: int = 1) -> DecisionReview:
+    """The review of the card ``chosen`` by the seat to move in the full state ``state``."""
+    from .players.registry import make_player
+
+    seat = state.to_move
+    declarer_side = seat == state.declarer
+    null_game = state.declaration.game == GameType.NULL
+    legal = tuple(cards_of(state.legal_cards()))
+    dd = double_dummy_values(state)
+    forced = len(legal) == 1
+    view_stats = {}
+    worlds = 0
+    if not forced:
+        player = make_player(f"{player_kind}:threads={threads}", decision_seed(seed, record_id, move_index))
+        analysis = player.choose_card(state.view(seat), limit, None, None).analysis
+        worlds = analysis.worlds
+        view_stats = {s.card: s for s in analysis.cards}
+    values = []
+    for card in legal:
+        points, won = dd[card]
+        stats = view_stats.get(card)
+        values.append(CardValue(
+            str(card), points, won,
+            None if stats is None or null_game else round(stats.mean, 2),
+            None if stats is None else round(stats.win_share, 4),
+        ))
+    values = tuple(values)
+    mine = next(v for v in values if v.card == str(chosen))
+    mark, dd_turned = mark_for(values, str(chosen), forced)
+    dd_loss = None
+    if not null_game:
+        dd_loss = max(v.dd_points for v in values) - mine.dd_points
+    view_loss_points = view_loss_win = None
+    if mine.view_win is not None:
+        view_loss_win = round(max(v.view_win for v in values) - mine.view_win, 4)
+        if mine.view_points is not None:
+            view_loss_points = round(max(v.view_points for v in values) - mine.view_points, 2)
+    declarer_view = None
+    if mine.view_win is not None:
+        declarer_view = mine.view_win if declarer_side else round(1.0 - mine.view_win, 4)
+    return DecisionReview(
+        move=move_index, trick=len(state.tricks) + 1, position=len(state.trick) + 1, seat=seat,
+        declarer_side=declarer_side, chosen=str(chosen), cards=values, forced=forced,
+        dd_loss_points=dd_loss, dd_turned=dd_turned, view_loss_points=view_loss_points,
+        view_loss_win=view_loss_win, mark=mark,
+        declarer_dd_after=float(mine.dd_won == declarer_side), declarer_view_after=declarer_view, worlds=worlds,
+    )
+
+
+def card_decisions(record) -> list[tuple[int, GameState, Card]]:
+    """(move index, full state before the card, the card played) for every card of the record."""
+    state = GameState.new(record.deal)
+    out = []
+    for index, (_, move) in enumerate(record.moves):
+        if state.phase == Phase.PLAY and isinstance(move, Play):
+            out.append((index, state.copy(), Card(move.card)))
+        state.push(move)
+    return out
+
+
+def describe_game(record) -> tuple[str, int | None]:
+    """The declared game (e.g. 'Grand hand') and the declarer, from the record's moves."""
+    state = GameState.new(record.deal)
+    for _, move in record.moves:
+        state.push(move)
+    if state.declaration is None:
+        return ("passed in" if state.phase == Phase.PASSED else "not declared"), None
+    return state.declaration.describe(), state.declarer
+
+
+def review_record(record, player_kind: str = "pimc", limit: Limit | None = None, seed: int = 1,
+                  threads: int = 1, on_decision: Callable[[int, int], None] | None = None) -> GameReview:
+    """The review of every card decision of ``record``; ``on_decision(done, total)`` after each."""
+    if player_kind not in REVIEW_PLAYERS:
+        raise ValueError(f"the review player must be one of {', '.join(REVIEW_PLAYERS)}, not {player_kind!r}")
+    limit = limit or Limit(simulations=100)
+    players = tuple(record.players) if len(tuple(record.players)) == 3 else ("Forehand", "Middlehand", "Rearhand")
+    game, declarer = describe_game(record)
+    review = GameReview(record.id, players, game, declarer, player_kind,
+                        {"time": limit.time, "simulations": limit.simulations}, seed)
+    decisions = card_decisions(record)
+    for done, (index, state, card) in enumerate(decisions, 1):
+        review.decisions.append(review_decision(state, index, card, player_kind, limit, seed, record.id, threads))
+        if on_decision:
+            on_decision(done, len(decisions))
+    if review.decisions:
+        first = review.decisions[0]
+        review.declarer_dd_start = float(any(c.dd_won for c in first.cards) == first.declarer_side)
+    return review
+
+
+# ---------------------------------------------------------------- cache beside the record
+
+
+def cache_path(record_file: str | Path) -> Path:
+    """Where the reviews of a record file are kept: ``FILE.review.jsonl`` beside it."""
+    path = Path(record_file)
+    return path.with_name(path.name + ".review.jsonl")
+
+
+def load_cached(record_file: str | Path) -> dict[str, GameReview]:
+    """Reviews stored beside a record file, by record ID (empty if none or unreadable)."""
+    path = cache_path(record_file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    groups: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            record_id = json.loads(line).get("id")
+        except (ValueError, AttributeError):
+            return {}  # a damaged cache is recomputed, never half-used
+        groups.setdefault(str(record_id), []).append(line)
+    out = {}
+    for record_id, lines in groups.items():
+        try:
+            out[record_id] = GameReview.from_json_lines(lines)
+        except (ValueError, KeyError, TypeError):
+            continue
+    return out
+
+
+def store_cached(record_file: str | Path, reviews: Iterable[GameReview]) -> Path:
+    """Add or replace these reviews in the cache beside the record file (written atomically)."""
+    import os
+    import tempfile
+
+    existing = load_cached(record_file)
+    for review in reviews:
+        existing[review.record_id] = review
+    path = cache_path(record_file)
+    text = "".join(line + "\n" for review in existing.values() for line in review.json_lines())
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+# ---------------------------------------------------------------- many records
+
+
+def _review_task(record_text: str, player_kind: str, time_budget: float | None, simulations: int | None,
+                 seed: int, threads: int) -> GameReview:
+    """One record, reviewed in a worker process (or a Dask worker): pure and seeded."""
+    from .record import parse_record
+
+    return review_record(parse_record(record_text), player_kind, Limit(time=time_budget, simulations=simulations),
+                         seed, threads)
+
+
+def review_records(records: list, player_kind: str = "pimc", limit: Limit | None = None, seed: int = 1,
+                   workers: int = 1, scheduler: str | None = None,
+                   on_progress: Callable[[float, int], None] | None = None,
+                   on_review: Callable[[GameReview], None] | None = None) -> list[GameReview]:
+    """Reviews of ``records`` in their order.  One record uses ``workers`` threads in its searches;
+    several are shared out to ``workers`` processes (one record each) or a Dask cluster.
+    ``on_progress(records_done, total)`` may report fractions of a record; ``on_review`` gets
+    each review as it is finished (in any order)."""
+    limit = limit or Limit(simulations=100)
+    if player_kind not in REVIEW_PLAYERS:
+        raise ValueError(f"the review player must be one of {', '.join(REVIEW_PLAYERS)}, not {player_kind!r}")
+    total = len(records)
+    done: dict[int, GameReview] = {}
+
+    def finished(index: int, review: GameReview) -> None:
+        done[index] = review
+        if on_review:
+            on_review(review)
+        if on_progress:
+            on_progress(len(done), total)
+
+    if scheduler:
+        _review_dask(records, player_kind, limit, seed, scheduler, finished)
+    elif workers <= 1 or total <= 1:
+        for index, record in enumerate(records):
+            def partial(cards_done: int, cards_total: int, index=index) -> None:
+                if on_progress:
+                    on_progress(len(done) + cards_done / max(1, cards_total), total)
+            finished(index, review_record(record, player_kind, limit, seed, max(1, workers), partial))
+    else:
+        _review_processes(records, player_kind, limit, seed, workers, finished)
+    return [done[i] for i in sorted(done)]
+
+
+def _review_processes(records, player_kind, limit, seed, workers, finished) -> None:
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    from .record import format_record
+
+    ctx = multiprocessing.get_context("spawn")
+    queue = list(reversed(list(enumerate(records))))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        pending = {}
+        try:
+            while queue or pending:
+                while queue and len(pending) < workers * 2:
+                    index, record = queue.pop()
+                    future = pool.submit(_review_task, format_record(record), player_kind, limit.time,
+                                         limit.simulations, seed, 1)
+                    pending[future] = index
+                ready, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in ready:
+                    finished(pending.pop(future), future.result())
+        except KeyboardInterrupt:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def _review_dask(records, player_kind, limit, seed, address, finished) -> None:
+    from .record import format_record
+
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise RuntimeError("--scheduler needs dask.distributed: pip install 'skat-table[cluster]'") from None
+    with Client(address) as client:
+        futures = {client.submit(_review_task, format_record(record), player_kind, limit.time, limit.simulations,
+                                 seed, 1, pure=False): index for index, record in enumerate(records)}
+        try:
+            for future in as_completed(futures):
+                finished(futures[future], future.result())
+        except KeyboardInterrupt:
+            client.cancel(list(futures))
+            raise

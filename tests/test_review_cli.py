@@ -1,0 +1,62 @@
+"""`skat review`: tables, JSON lines, the cache beside the record, workers."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SAMPLES = Path(__file__).parent / "data" / "iss-samples.sgf"
+PLANTED = Path(__file__).parent / "data" / "planted-blunder.sgf"
+
+
+def skat(*args):
+    return subprocess.run([sys.executable, "-m", "skat_tui.cli", *args], capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": "100"}, timeout=600)
+
+
+def test_review_json_is_one_line_per_decision_and_the_same_under_a_seed():
+    args = ("review", str(SAMPLES), "--id", "684159", "--simulations", "10", "--seed", "3", "--json", "--no-cache")
+    first, second = skat(*args), skat(*args)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == second.stdout
+    lines = [json.loads(line) for line in first.stdout.splitlines()]
+    assert [line["type"] for line in lines] == ["game"] + ["decision"] * 30 + ["summary"]
+    assert lines[0]["game"] == "Grand" and lines[0]["players"] == ["foo", "xskat:2", "xskat"]
+    decision = lines[1]
+    assert {"trick", "seat", "chosen", "cards", "mark", "dd_loss_points", "view_loss_win"} <= set(decision)
+    assert [s["decisions"] for s in lines[-1]["seats"]] == [10, 10, 10]
+    assert not (SAMPLES.parent / "iss-samples.sgf.review.jsonl").exists()
+
+
+def test_review_table_marks_the_planted_blunder_and_caches_beside_the_record(tmp_path):
+    games = tmp_path / "planted.sgf"
+    games.write_text(PLANTED.read_text())
+    proc = skat("review", str(games), "--simulations", "20")
+    assert proc.returncode == 0, proc.stderr
+    row = next(line for line in proc.stdout.splitlines() if line.lstrip().startswith("9.3"))
+    assert "*Ann" in row and "♥A ??" in row and "♥J" in row and "47 L ↓" in row
+    assert "Per player" in proc.stdout
+    cached = tmp_path / "planted.sgf.review.jsonl"
+    assert cached.exists()
+    assert json.loads(cached.read_text().splitlines()[0])["id"] == "planted-1"
+
+
+def test_review_refuses_an_unknown_id_and_a_bad_player():
+    proc = skat("review", str(SAMPLES), "--id", "nope")
+    assert proc.returncode == 2 and "no record with ID nope" in proc.stderr
+    proc = skat("review", str(SAMPLES), "--player", "oracle")
+    assert proc.returncode == 2 and "invalid choice" in proc.stderr
+
+
+def test_review_with_worker_processes_gives_the_same_lines(tmp_path):
+    games = tmp_path / "three.sgf"
+    games.write_text("".join(SAMPLES.read_text().splitlines(keepends=True)[:3]))
+    one = skat("review", str(games), "--player", "mcu", "--simulations", "5", "--json", "--workers", "1",
+               "--no-cache")
+    two = skat("review", str(games), "--player", "mcu", "--simulations", "5", "--json", "--workers", "2",
+               "--no-cache")
+    assert one.returncode == 0 and two.returncode == 0, two.stderr
+    assert one.stdout == two.stdout
+    assert [json.loads(l)["id"] for l in one.stdout.splitlines() if json.loads(l)["type"] == "game"] == \
+        ["541932", "684159", "727"]
