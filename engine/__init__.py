@@ -48,7 +48,7 @@ from .replay import ReplayNavigator
 from .rules import GameType
 from .scoring import Declaration, GameResult
 from .series import Series, play_game
-from .service import MoveSearch, play, play_sync
+from .service import MoveSearch, analyse, play, play_sync
 
 __version__ = "0.1.0"
 
@@ -90,6 +90,7 @@ __all__ = [
     "ShowCards",
     "Suit",
     "Trick",
+    "analyse",
     "cards_of",
     "format_record",
     "make_player",

@@ -26,7 +26,7 @@ from textual import events
 
 from engine.game import GameState
 from engine.players.base import Decision, Player
-from engine.service import start_search
+from engine.service import analyse
 
 from .app import SkatApp
 from .persistence import TableSession
@@ -120,25 +120,24 @@ async def measure(west: str, east: str, presses: int, seed: int, idle: bool = Fa
 
         app._display = timed_display  # type: ignore[method-assign]
         table = app.screen
-        while table._thinking is None:
+        while table.thinking_seat is None:
             await pilot.pause(0.05)
         # The second AI: East thinks about its own position at the same time.
         east_state = table.state.copy()
-        second = start_search(busy_east, east_state.view(2), None)
-        await asyncio.sleep(0.5)  # let both searches get going
-        rng = random.Random(seed)
-        for _ in range(presses):
-            panel = app.screen.query_one("#debug")
-            shown.clear()
-            waiting["visible"] = not panel.has_class("visible")
-            waiting["sent"] = time.perf_counter()
-            app._driver.send_message(events.Key("d", "d"))
-            deadline = time.perf_counter() + 5
-            while not shown.is_set() and time.perf_counter() < deadline:
-                await asyncio.sleep(0.001)
-            await asyncio.sleep(rng.uniform(0.05, 0.15))
-        second.stop()
-        assert table._thinking is not None, "West stopped thinking during the measurement"
+        with analyse(busy_east, east_state.view(2)):
+            await asyncio.sleep(0.5)  # let both searches get going
+            rng = random.Random(seed)
+            for _ in range(presses):
+                panel = app.screen.query_one("#debug")
+                shown.clear()
+                waiting["visible"] = not panel.has_class("visible")
+                waiting["sent"] = time.perf_counter()
+                app._driver.send_message(events.Key("d", "d"))
+                deadline = time.perf_counter() + 5
+                while not shown.is_set() and time.perf_counter() < deadline:
+                    await asyncio.sleep(0.001)
+                await asyncio.sleep(rng.uniform(0.05, 0.15))
+        assert table.thinking_seat is not None, "West stopped thinking during the measurement"
         print(f"while measuring: West searched the card-play position {busy_west.decisions} times, "
               f"East {busy_east.decisions} times")
         table.stop_thinking()

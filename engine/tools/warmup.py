@@ -176,17 +176,6 @@ def _background_warm_up() -> None:
         _background.clear()  # finished or failed: nothing is pending any more
 
 
-def wait_for_background_warm_up(stop: threading.Event | None = None, poll: float = 0.05) -> None:
-    """Return once a started background warm-up has finished (at once if none was
-    started), or when ``stop`` is set.  For scripts and benchmarks that must not time
-    the compiler."""
-    while _background.is_set() and not _done.is_set():
-        if stop is not None and stop.wait(poll):
-            return
-        if stop is None:
-            _done.wait(poll)
-
-
 if __name__ == "__main__":
     print(f"warm-up took {warm_up():.2f} s")
     for name, seconds in _seconds.items():

@@ -6,19 +6,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
-from textual.worker import Worker, WorkerState
 
+from engine.analysis import Analysis
 from engine.game import GameState, Phase
-from engine.limits import Limit
-from engine.players.base import Player
-from engine.service import start_search
+from engine.players.base import Decision
 
-from ..messages import AnalysisUpdated, HintReady
+from ..ai_runner import AIRunner
 from ..players import resolve_player
 from engine.replay import ReplayNavigator
 from ..settings import Settings
@@ -72,7 +69,10 @@ class ReplayScreen(Screen):
         self.settings = settings
         self.errors = list(errors)
         self.view_index = 0
-        self._token = 0
+        self.runner = AIRunner(self)
+        """Runs the AI asked for at the current position."""
+        self._analysed_position: tuple[int, int] | None = None
+        """(game, move) where the AI was last asked to decide."""
         self._result_toast_game: int | None = None
         """The game whose result toast is showing (End shows it; leaving the end clears it)."""
 
@@ -99,6 +99,8 @@ class ReplayScreen(Screen):
 
     def refresh_position(self) -> None:
         nav = self.navigator
+        if self._analysed_position != (nav.game_index, nav.position):
+            self.runner.cancel()  # its answer would be about a position no longer shown
         if self._result_toast_game is not None and (
                 self._result_toast_game != nav.game_index or not nav.state.is_over):
             # Textual offers no public way to withdraw one toast; the result
@@ -176,7 +178,7 @@ class ReplayScreen(Screen):
         self.app.push_screen(HelpScreen(REPLAY_KEYS))
 
     def action_quit(self) -> None:
-        self.workers.cancel_group(self, "ai")
+        self.runner.cancel()
         self.app.exit()
 
     # --- analysis at the current position ----------------------------------
@@ -192,43 +194,28 @@ class ReplayScreen(Screen):
         choice = resolve_player(hint.kind, seed=seat, **hint.params())
         if choice.notice:
             self.notify(choice.notice, severity="warning")
-        self._token += 1
         debug = self.query_one(DebugPanel)
         debug.add_class("visible")
         debug.clear(f"{choice.kind} is thinking for {self.names[seat]}…")
-        self.run_analysis(seat, choice.player, state.view(seat), hint.limit(), self._token)
+        self._analysed_position = (self.navigator.game_index, self.navigator.position)
+        self.runner.run(seat, choice.player, state.view(seat), hint.limit(), on_analysis=self.show_analysis,
+                        on_decision=self.show_decision, on_failure=self.analysis_failed)
 
-    @work(exclusive=True, group="ai", exit_on_error=False)
-    async def run_analysis(self, seat: int, player: Player, view: GameState, limit: Limit | None,
-                           token: int) -> None:
-        search = start_search(player, view, limit)
-        try:
-            async for analysis in search:
-                self.post_message(AnalysisUpdated(seat, analysis, token))
-            decision = await search.result()
-        finally:
-            search.stop()
-        self.post_message(HintReady(decision.move, decision.analysis, decision.plan))
+    def show_analysis(self, seat: int, analysis: Analysis) -> None:
+        declarer = self.navigator.state.declarer
+        side = "" if declarer is None else ("declarer" if seat == declarer else "defenders")
+        self.query_one(DebugPanel).show_analysis(analysis, self.names[seat], self.settings.german, side=side)
 
-    def on_analysis_updated(self, message: AnalysisUpdated) -> None:
-        if message.token == self._token:
-            declarer = self.navigator.state.declarer
-            side = "" if declarer is None else ("declarer" if message.seat == declarer else "defenders")
-            self.query_one(DebugPanel).show_analysis(message.analysis, self.names[message.seat],
-                                                      self.settings.german, side=side)
-
-    def on_hint_ready(self, message: HintReady) -> None:
-        text = f"The AI would choose: {describe_move(message.move, self.settings.german)}"
-        if message.plan is not None:
-            text += f" for {describe_declaration(message.plan, self.settings.german)}"
-        if message.analysis is None:
+    def show_decision(self, seat: int, decision: Decision) -> None:
+        text = f"The AI would choose: {describe_move(decision.move, self.settings.german)}"
+        if decision.plan is not None:
+            text += f" for {describe_declaration(decision.plan, self.settings.german)}"
+        if decision.analysis is None:
             self.query_one(DebugPanel).show_note(f"{text} (no analysis reported)")
         self.notify(text)
 
-    @on(Worker.StateChanged)
-    def worker_failed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR:
-            self.notify(f"The analysis failed: {event.worker.error}", severity="error")
+    def analysis_failed(self, seat: int, error: Exception) -> None:
+        self.notify(f"The analysis failed: {error}", severity="error")
 
 
 REPLAY_KEYS = [

@@ -2,23 +2,22 @@
 
 The screen keeps no rules of its own: it shows the engine's state, offers the
 engine's legal moves, and hands every move to ``GameState.push`` (through the
-session, which saves after each one).  AI opponents think in workers via
-``engine.service``; their snapshots arrive as messages.
+session, which saves after each one).  The opponents' decisions and the hint
+run through the screen's ``AIRunner``, which hands their analyses and moves
+back to the methods below.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 import traceback
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
-from textual.worker import Worker, WorkerState
 
 from engine.analysis import Analysis
 from engine.cards import Card, CardSet
@@ -26,12 +25,12 @@ from engine.game import (
     Bid, Declare, Discard, GameState, Hold, IllegalMoveError, Leave, Move, Pass, Phase, PickUp, Play, Resign, ShowCards,
 )
 from engine.limits import Limit
-from engine.players.base import Player
+from engine.players.base import Decision, Player
 from engine.scoring import Declaration
-from engine.service import start_search
 from engine.tools import warmup
 
-from ..messages import AnalysisUpdated, CardClicked, HintReady, MoveChosen
+from ..ai_runner import AIRunner
+from ..messages import CardClicked
 from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession
 from ..players import PlayerChoice, resolve_player
 from ..settings import Settings, save_settings_changes
@@ -42,7 +41,6 @@ from .declaration import DeclarationDialog
 from .dialogs import ConfirmScreen, HelpScreen, ResultScreen, ScoreSheetScreen, skat_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-HINT_TOKEN_BASE = 1_000_000_000  # hint searches never share a token with an opponent's decision
 
 
 def describe_move(move: Move, german: bool = False) -> str:
@@ -156,11 +154,9 @@ class TableScreen(Screen):
         """Cards chosen for the discard (mask)."""
         self.message = ""
         self.message_is_error = False
-        self._token = 0
-        self._thinking: tuple[int, int, float] | None = None
-        """(seat, token, start time) of the AI decision in progress."""
+        self.runner = AIRunner(self)
+        """Runs the opponents' decisions and the hint, one at a time."""
         self._simulations = 0
-        self._searches: set = set()
         self._result_pending = False
         self._bindings_signature: tuple | None = None
         self.last_analysis: tuple[str, Analysis] | None = None
@@ -278,6 +274,7 @@ class TableScreen(Screen):
                 self.say(f"Not allowed: {exc}", error=True)
                 self.notify(str(exc), title="Illegal move", severity="error")
             raise
+        self.runner.cancel()  # a hint still thinking about the position before this move is of no use now
         if seat != self.human_seat:
             shown = self.state.visible_move(move, self.human_seat)  # an opponent's discard stays hidden
             self.say(f"{self.names[seat]} {describe_move(shown, self.settings.german)}.")
@@ -320,85 +317,46 @@ class TableScreen(Screen):
     def think(self, seat: int) -> None:
         assert self.state is not None
         position = self.positions[seat]
-        choice = self.players[position]
-        self._token += 1
-        self._thinking = (seat, self._token, time.monotonic())
         self._simulations = 0
-        self.run_ai(seat, choice.player, self.state.view(seat), self.limit_for(position), self._token)
+        self.runner.run(seat, self.players[position].player, self.state.view(seat), self.limit_for(position),
+                        on_analysis=self.opponent_analysis, on_decision=self.opponent_decided,
+                        on_failure=self.opponent_failed, min_seconds=self.settings.ai_delay)
 
-    async def _search(self, seat: int, player: Player, view: GameState, limit: Limit | None, token: int):
-        """Run one decision in the engine's worker thread, relaying its analyses; returns the Decision."""
-        search = start_search(player, view, limit)
-        self._searches.add(search)
-        try:
-            async for analysis in search:
-                self.post_message(AnalysisUpdated(seat, analysis, token))
-            return await search.result()
-        finally:
-            search.stop()  # a cancelled worker (quit, new game) stops the player at once
-            self._searches.discard(search)
-
-    @work(exclusive=True, group="ai", exit_on_error=False)
-    async def run_ai(self, seat: int, player: Player, view: GameState, limit: Limit | None, token: int) -> None:
-        started = time.monotonic()
-        decision = await self._search(seat, player, view, limit, token)
-        # Keep very fast players visible for a moment, so a human can follow.
-        remaining = self.settings.ai_delay - (time.monotonic() - started)
-        if remaining > 0:
-            await asyncio.sleep(remaining)
-        self.post_message(MoveChosen(seat, decision.move, decision.analysis, token))
+    @property
+    def thinking_seat(self) -> int | None:
+        """The opponent whose decision is in progress (not the hint's)."""
+        job = self.runner.job
+        return None if job is None or job.seat == self.human_seat else job.seat
 
     def stop_thinking(self) -> None:
-        for search in list(self._searches):
-            search.stop()
-        self.workers.cancel_group(self, "ai")
-        self.workers.cancel_group(self, "hint")
-        self._thinking = None
+        self.runner.cancel()
 
-    def on_analysis_updated(self, message: AnalysisUpdated) -> None:
-        if message.token >= HINT_TOKEN_BASE:
-            name = f"Hint for {self.names[message.seat]}"
-        elif self._thinking is None or message.token != self._thinking[1]:
-            return  # from an abandoned search
-        else:
-            name = self.names[message.seat]
-            self._simulations = message.analysis.worlds
-        self.last_analysis = (name, message.analysis)
+    def show_analysis(self, seat: int, name: str, analysis: Analysis) -> None:
+        self.last_analysis = (name, analysis)
         side = "" if self.state is None or self.state.declarer is None else (
-            "declarer" if message.seat == self.state.declarer else "defenders")
-        self.query_one(DebugPanel).show_analysis(message.analysis, name, self.settings.german,
-                                                 mover=self.names[message.seat], side=side)
+            "declarer" if seat == self.state.declarer else "defenders")
+        self.query_one(DebugPanel).show_analysis(analysis, name, self.settings.german,
+                                                 mover=self.names[seat], side=side)
 
-    def on_move_chosen(self, message: MoveChosen) -> None:
-        if self._thinking is None or message.token != self._thinking[1]:
-            return
-        seat = message.seat
-        self._thinking = None
-        self.query_one(TableView).query_one(f"#seat-{self._spot(seat)}").set_thinking("")
-        if message.analysis is None:
+    def opponent_analysis(self, seat: int, analysis: Analysis) -> None:
+        self._simulations = analysis.worlds
+        self.show_analysis(seat, self.names[seat], analysis)
+
+    def opponent_decided(self, seat: int, decision: Decision) -> None:
+        self.seat_panel(seat).set_thinking("")
+        if decision.analysis is None:
             player = self.players[self.positions[seat]].player
             self.query_one(DebugPanel).show_note(
                 f"{self.names[seat]} ({player.name}) reported no analysis for: "
-                f"{describe_move(self.state.visible_move(message.move, self.human_seat), self.settings.german)}")
+                f"{describe_move(self.state.visible_move(decision.move, self.human_seat), self.settings.german)}")
         try:
-            self.apply(seat, message.move)
+            self.apply(seat, decision.move)
         except IllegalMoveError as exc:
             self.replace_failed_player(seat, f"chose an illegal move: {exc}")
 
-    @on(Worker.StateChanged)
-    def worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The one place where AI failures are handled: show them, seat the
-        heuristic player, and go on with the game."""
-        if event.state != WorkerState.ERROR:
-            return
-        error = event.worker.error
-        if event.worker.group == "hint":
-            self.notify(f"The hint failed: {error}", severity="error")
-            return
-        if event.worker.group != "ai" or self._thinking is None:
-            return
-        seat = self._thinking[0]
-        self._thinking = None
+    def opponent_failed(self, seat: int, error: Exception) -> None:
+        """A crashed AI: show it, seat the heuristic player, and go on with the game."""
+        self.seat_panel(seat).set_thinking("")
         detail = "".join(traceback.format_exception_only(type(error), error)).strip()
         self.replace_failed_player(seat, f"crashed: {detail}")
 
@@ -411,14 +369,15 @@ class TableScreen(Screen):
         self.refresh_table()
         self.advance()
 
-    def _spot(self, seat: int) -> str:
-        return {self.human_seat: "south", (self.human_seat + 1) % 3: "west", (self.human_seat + 2) % 3: "east"}[seat]
+    def seat_panel(self, seat: int):
+        spot = {self.human_seat: "south", (self.human_seat + 1) % 3: "west", (self.human_seat + 2) % 3: "east"}[seat]
+        return self.query_one(TableView).query_one(f"#seat-{spot}")
 
     def _tick_thinking(self) -> None:
-        if self._thinking is None:
+        seat = self.thinking_seat
+        if seat is None:
             return
-        seat, _, started = self._thinking
-        elapsed = time.monotonic() - started
+        elapsed = time.monotonic() - self.runner.job.started
         frame = SPINNER[int(elapsed * 10) % len(SPINNER)]
         text = f"{frame} thinking {elapsed:.1f} s"
         core = warmup.status()
@@ -428,8 +387,7 @@ class TableScreen(Screen):
             text += " · compiling on first use"
         if self._simulations:
             text += f" · {self._simulations} worlds"
-        panel = self.query_one(TableView).query_one(f"#seat-{self._spot(seat)}")
-        panel.set_thinking(text)
+        self.seat_panel(seat).set_thinking(text)
 
     # ------------------------------------------------------------ drawing
 
@@ -649,28 +607,28 @@ class TableScreen(Screen):
         choice = resolve_player(hint.kind, seed=self.session.seed, **hint.params())
         if choice.notice:
             self.notify(f"Hint: {choice.notice}", severity="warning")
-        self._token += 1
         debug = self.query_one(DebugPanel)
         debug.add_class("visible")
         debug.clear(f"Hint: {choice.kind} is thinking in your position…")
         self.say(f"Asking {choice.kind} for a hint…")
-        self.run_hint(self.human_seat, choice.player, self.state.view(self.human_seat), hint.limit(),
-                      HINT_TOKEN_BASE + self._token)
+        self.runner.run(self.human_seat, choice.player, self.state.view(self.human_seat), hint.limit(),
+                        on_analysis=self.hint_analysis, on_decision=self.hint_ready, on_failure=self.hint_failed)
 
-    @work(exclusive=True, group="hint", exit_on_error=False)
-    async def run_hint(self, seat: int, player: Player, view: GameState, limit: Limit | None, token: int) -> None:
-        decision = await self._search(seat, player, view, limit, token)
-        self.post_message(HintReady(decision.move, decision.analysis, decision.plan))
+    def hint_analysis(self, seat: int, analysis: Analysis) -> None:
+        self.show_analysis(seat, f"Hint for {self.names[seat]}", analysis)
 
-    def on_hint_ready(self, message: HintReady) -> None:
-        text = f"Hint: {describe_advice(message.move, message.plan, self.settings.german)}"
-        if message.analysis is None:
+    def hint_ready(self, seat: int, decision: Decision) -> None:
+        text = f"Hint: {describe_advice(decision.move, decision.plan, self.settings.german)}"
+        if decision.analysis is None:
             self.query_one(DebugPanel).show_note(f"{text} (this player reports no analysis)")
         self.say(text)
         self.notify(text, title="Hint")
-        if isinstance(message.move, Play) and message.move.card in self.query_one(HandRow).cards:
-            self.query_one(HandRow).cursor = self.query_one(HandRow).cards.index(message.move.card)
+        if isinstance(decision.move, Play) and decision.move.card in self.query_one(HandRow).cards:
+            self.query_one(HandRow).cursor = self.query_one(HandRow).cards.index(decision.move.card)
             self.refresh_table()
+
+    def hint_failed(self, seat: int, error: Exception) -> None:
+        self.notify(f"The hint failed: {error}", severity="error")
 
     def action_settings(self) -> None:
         from .settings_screen import SettingsScreen

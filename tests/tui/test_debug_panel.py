@@ -25,6 +25,19 @@ async def start_grand(app: SkatApp, pilot) -> TableScreen:
     return screen
 
 
+def west_thinks(west, settings) -> SkatApp:
+    """West is the AI under watch; East waits a little before its card, so
+    West's final analysis stays on the panel long enough to read."""
+    return SkatApp(session=TableSession.new(3, series_save_path()), settings=settings,
+                   players={1: west, 2: SlowPassivePlayer(1.0)})
+
+
+async def grand_with_the_panel_open(app: SkatApp, pilot) -> tuple[TableScreen, DebugPanel]:
+    screen = await start_grand(app, pilot)
+    await pilot.press("d")
+    return screen, screen.query_one(DebugPanel)
+
+
 def test_sparkline_scales_to_the_tallest_bucket():
     assert sparkline([0, 1, 2, 4]) == " ▂▄█"
     assert sparkline([0, 0]) == "  "
@@ -44,17 +57,13 @@ def test_rows_use_german_rank_names_when_asked():
 
 async def test_debug_panel_updates_live_while_ai_thinks(fast_settings):
     thinker = ThinkingPlayer(steps=3)
-    # East waits a little before its card, so West's final analysis stays on the panel long enough to read
-    app = SkatApp(session=TableSession.new(3, series_save_path()), settings=fast_settings,
-                  players={1: thinker, 2: SlowPassivePlayer(1.0)})
+    app = west_thinks(thinker, fast_settings)
     async with app.run_test(size=(120, 32)) as pilot:
-        screen = await start_grand(app, pilot)
-        await pilot.press("d")
-        panel = screen.query_one(DebugPanel)
+        screen, panel = await grand_with_the_panel_open(app, pilot)
         assert panel.has_class("visible")
         await pilot.press("1")  # lead; West (the thinking AI) is next
         await wait_until(pilot, lambda: panel.analysis is not None and panel.analysis.worlds >= 3)
-        assert screen._thinking is not None  # still thinking: the rows are live
+        assert screen.thinking_seat is not None  # still thinking: the rows are live
         first_worlds = panel.analysis.worlds
         rows = panel.plain().splitlines()
         legal = panel.analysis.legal
@@ -84,7 +93,7 @@ async def test_quitting_stops_the_search_at_once(fast_settings):
     async with app.run_test() as pilot:
         screen = await start_grand(app, pilot)
         await pilot.press("1")
-        await wait_until(pilot, lambda: screen._thinking is not None and thinker.calls >= 2)
+        await wait_until(pilot, lambda: screen.thinking_seat is not None and thinker.calls >= 2)
         await pilot.press("q")
         started = time.monotonic()
         await pilot.press("y")
@@ -96,13 +105,9 @@ async def test_debug_panel_fills_while_a_real_mcu_thinks(fast_settings):
     from engine.limits import Limit
     from engine.players.mcu import MCUPlayer
 
-    west = MCUPlayer(Limit(time=0.6), seed=2)
-    app = SkatApp(session=TableSession.new(3, series_save_path()), settings=fast_settings,
-                  players={1: west, 2: SlowPassivePlayer(1.0)})
+    app = west_thinks(MCUPlayer(Limit(time=0.6), seed=2), fast_settings)
     async with app.run_test(size=(120, 32)) as pilot:
-        screen = await start_grand(app, pilot)
-        await pilot.press("d")
-        panel = screen.query_one(DebugPanel)
+        screen, panel = await grand_with_the_panel_open(app, pilot)
         # lead a card that leaves West (MCU, next to play) a real choice
         from engine.rules import legal_cards
 
