@@ -157,5 +157,33 @@ def budget_rows(positions, quick: bool) -> list[BenchRow]:
     return rows
 
 
+def review_rows(quick: bool) -> list[BenchRow]:
+    """``skat review`` of whole games: bid by heuristic players and played out by them,
+    every card reviewed double-dummy and by PIMC at 100 worlds a decision on 2 threads."""
+    from ..limits import Limit
+    from ..players.heuristic import HeuristicPlayer
+    from ..record import GameRecord
+    from ..review import review_record
+
+    seconds = []
+    cpu = []
+    for index, state in enumerate(_first_trick_positions(1 if quick else 4, seed=7)):
+        players = [HeuristicPlayer(seat) for seat in range(3)]
+        while not state.is_over:
+            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+        record = GameRecord.from_state(state, f"bench-{index}")
+        start, start_cpu = time.perf_counter(), time.process_time()
+        review = review_record(record, "pimc", Limit(simulations=100), seed=1, threads=2)
+        seconds.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)  # what a busy machine cannot inflate
+        cards = len(review.decisions)
+    mean = sum(seconds) / len(seconds)
+    return [BenchRow("players", "review of a game, PIMC 100 worlds a card, 2 threads", value=max(seconds), unit="s",
+                     goal="<= 15 s", note=f"worst of {len(seconds)} heuristic games (mean {mean:.1f} s; CPU worst "
+                                          f"{max(cpu):.1f} s, both threads), {cards} cards in the last")]
+
+
 if player_rows not in EXTRA_ROWS:
     EXTRA_ROWS.append(player_rows)
+if review_rows not in EXTRA_ROWS:
+    EXTRA_ROWS.append(review_rows)

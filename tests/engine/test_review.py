@@ -194,3 +194,11 @@ def test_a_null_game_is_reviewed_by_wins_only():
     for d in review.decisions:
         assert d.dd_loss_points is None and d.view_loss_points is None
         assert all(c.dd_points is None and c.view_points is None for c in d.cards)
+
+
+def test_the_bench_reviews_a_whole_game():
+    from engine.tools.search_bench import review_rows
+
+    (row,) = review_rows(quick=True)
+    assert row.name.startswith("review of a game") and row.unit == "s" and row.value > 0
+    assert "cards in the last" in row.note
