@@ -106,6 +106,11 @@ class Declare:
 class Play:
     card: Card
 
+    def __post_init__(self) -> None:
+        # players compute cards as plain ints (masks, the numba core); the move holds a Card
+        if type(self.card) is not Card:
+            object.__setattr__(self, "card", Card(self.card))
+
     def __str__(self) -> str:
         return str(self.card)
 
@@ -419,6 +424,45 @@ class GameState:
             # bid it could only be lost as overbid, so (as in XSkat) it is refused.
             return f"{decl.describe()} is worth {null_value(decl)}, below the bid of {self.bid}"
         return None
+
+    # ------------------------------------------------------------ notation
+
+    def parse_iss(self, text: str, seat: int | None = None) -> Move:
+        """The move that ISS notation ``text`` stands for here, made by ``seat`` (the seat
+        to move unless given): ``18``, ``y``, ``p``, ``s``, ``ST.H8`` (a discard),
+        ``GO`` (a declaration), ``CJ`` (a card), ``RE``, ``SC``, ``LE.1``, ``TI.1``.
+        Raises ValueError naming what was expected; legality is ``push``'s to check."""
+        seat = self.to_move if seat is None else seat
+        if text == "RE":
+            return Resign(seat)
+        if text == "SC":
+            return ShowCards(seat)
+        if text.startswith(("LE.", "TI.")):
+            if text[3:] not in ("0", "1", "2"):
+                raise ValueError(f"expected a seat 0, 1 or 2 after {text[:3]}, not {text[3:]!r}")
+            return Leave(int(text[3:]), timeout=text.startswith("TI."))
+        if self.phase == Phase.BIDDING:
+            if text == "p":
+                return Pass()
+            if text == "y":
+                return Hold()
+            if text.isdigit():
+                return Bid(int(text))
+            raise ValueError("expected a bid value, y or p")
+        if self.phase == Phase.SKAT and text == "s":
+            return PickUp()
+        if self.phase in (Phase.SKAT, Phase.DECLARE):
+            code, _, shown = text.partition(".")
+            return Declare(Declaration.from_iss(code), CardSet.from_str(shown).mask if shown else None)
+        if self.phase == Phase.DISCARD:
+            return Discard(CardSet.from_str(text).mask)
+        if self.phase == Phase.PLAY:
+            return Play(Card.from_str(text))
+        raise ValueError(f"no move expected in phase {self.phase.value}")
+
+    def iss(self, move: Move) -> str:
+        """``move`` in ISS notation; ``parse_iss`` reads it back in this state."""
+        return str(move)
 
     # ------------------------------------------------------------ moves
 

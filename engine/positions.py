@@ -28,29 +28,21 @@ def solver_position(state: GameState):
 
 def state_at_trick(record, trick: int) -> GameState:
     """The state of a record at the start of trick ``trick`` (1 = before the opening lead)."""
-    state = GameState.new(record.deal)
-    for _, move in record.moves:
-        if state.phase == Phase.PLAY and len(state.tricks) == trick - 1 and not state.trick:
-            break
-        state.push(move)
-    if not (state.phase == Phase.PLAY and len(state.tricks) == trick - 1 and not state.trick):
-        raise ValueError(f"the game does not reach the start of trick {trick}")
-    return state
+    return _first_position(record, lambda state: len(state.tricks) == trick - 1 and not state.trick,
+                           f"the start of trick {trick}")
 
 
 def state_before_card(record, trick: int, card: int = 1) -> GameState:
     """The state of a record before card ``card`` (1..3) of trick ``trick`` (1..10)."""
     if not 1 <= trick <= 10 or not 1 <= card <= 3:
         raise ValueError("trick must be 1..10 and card 1..3")
-    state = GameState.new(record.deal)
+    return _first_position(record, lambda state: len(state.tricks) == trick - 1 and len(state.trick) == card - 1,
+                           f"card {card} of trick {trick}")
 
-    def reached() -> bool:
-        return state.phase == Phase.PLAY and len(state.tricks) == trick - 1 and len(state.trick) == card - 1
 
-    for _, move in record.moves:
-        if reached():
+def _first_position(record, reached, what: str) -> GameState:
+    """The record's first state in play for which ``reached`` holds."""
+    for state in record.positions():
+        if state.phase == Phase.PLAY and reached(state):
             return state
-        state.push(move)
-    if reached():
-        return state
-    raise ValueError(f"the game does not reach card {card} of trick {trick}")
+    raise ValueError(f"the game does not reach {what}")

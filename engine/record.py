@@ -24,21 +24,15 @@ from pathlib import Path
 
 from .cards import Card, CardSet
 from .game import (
-    Bid,
     Deal,
     Declare,
     Discard,
     GameState,
-    Hold,
     IllegalMoveError,
     Leave,
     Move,
-    Pass,
     Phase,
     PickUp,
-    Play,
-    Resign,
-    ShowCards,
 )
 from .rules import GameType
 from .scoring import Declaration, GameResult
@@ -90,19 +84,27 @@ class GameRecord:
     def players(self) -> tuple[str, str, str]:
         return (self.headers.get("P0", ""), self.headers.get("P1", ""), self.headers.get("P2", ""))
 
-    def replay(self) -> GameState:
-        """The state at the end of the record."""
+    def state_at(self, position: int | None = None) -> GameState:
+        """The state after the first ``position`` moves (0: the deal; None: the end
+        of the record); a new state each call, free to change."""
+        length = len(self.moves)
+        position = length if position is None else position
+        if not 0 <= position <= length:
+            raise IndexError(f"no position {position} in a record of {length} moves")
         cached = self.__dict__.get("_final")
-        if cached is not None and cached.moves == tuple(self.moves):
+        if position == length and cached is not None and cached.moves == tuple(self.moves):
             return cached.copy()
         state = GameState.new(self.deal)
-        for _, move in self.moves:
-            state.push(move)
+        state.push_many(move for _, move in self.moves[:position])
         return state
+
+    def replay(self) -> GameState:
+        """The state at the end of the record."""
+        return self.state_at()
 
     def positions(self) -> list[GameState]:
         """The state before the first move and after each move."""
-        state = GameState.new(self.deal)
+        state = self.state_at(0)
         out = [state.copy()]
         for _, move in self.moves:
             state.push(move)
@@ -146,7 +148,7 @@ class GameRecord:
             elif isinstance(move, Leave):
                 tokens.append(("w", str(move)))
             else:
-                tokens.append((str(seat), str(move)))
+                tokens.append((str(seat), state.iss(move)))
         record = cls(headers, state.deal, tokens, result_field(state), list(state.moves))
         return record
 
@@ -280,8 +282,8 @@ def _moves_for(state: GameState, actor: str, action: str, pending: Declaration |
     """Engine moves for one MV pair: a list of (seat, move), 'pending' or 'skip'."""
     if actor == "w":
         if action.startswith(("LE.", "TI.")):
-            seat = _seat(action[3:])
-            return [(seat, Leave(seat, timeout=action.startswith("TI")))]
+            leave = state.parse_iss(action)
+            return [(leave.seat, leave)]
         if state.phase == Phase.DISCARD:
             skat = CardSet.from_str(action).mask
             if skat != state.deal.skat:
@@ -290,26 +292,18 @@ def _moves_for(state: GameState, actor: str, action: str, pending: Declaration |
         raise ValueError(f"unexpected world move {action!r} (expected the skat after a pick-up, or LE.n / TI.n)")
 
     seat = _seat(actor)
-    if action == "RE":
-        return [(seat, Resign(seat))]
-    if action == "SC":
-        return [(seat, ShowCards(seat))]
+    if action in ("RE", "SC"):
+        return [(seat, state.parse_iss(action, seat))]
     if action == "??":
         return "skip"
     if seat != state.to_move:
         raise ValueError(f"seat {seat} moved, but it is seat {state.to_move}'s turn")
+    if action.startswith(("LE.", "TI.")):
+        raise ValueError(f"{action} is the world's move (w {action}), not a seat's")
 
-    if state.phase == Phase.BIDDING:
-        if action == "p":
-            return [(seat, Pass())]
-        if action == "y":
-            return [(seat, Hold())]
-        if action.isdigit():
-            return [(seat, Bid(int(action)))]
-        raise ValueError("expected a bid value, y or p")
-    if state.phase == Phase.SKAT:
-        if action == "s":
-            return [(seat, PickUp())]
+    # The server writes a declaration and its discard (and an ouvert hand) as one
+    # action, or the declaration before the discard; the rest is plain notation.
+    if state.phase == Phase.SKAT and action != "s":
         decl, cards = _split_declaration(action)
         decl = _declaration_of(decl, state)
         return [(seat, _declare(decl, cards, state))]
@@ -324,9 +318,7 @@ def _moves_for(state: GameState, actor: str, action: str, pending: Declaration |
         if pending is None or len(cards) != 2:
             raise ValueError("expected a declaration with its discard, e.g. D.ST.H8")
         return [(seat, Discard(CardSet(cards).mask)), (seat, _declare(pending, [], state))]
-    if state.phase == Phase.PLAY:
-        return [(seat, Play(Card.from_str(action)))]
-    raise ValueError(f"no move expected in phase {state.phase.value}")
+    return [(seat, state.parse_iss(action, seat))]
 
 
 def _declare(decl: Declaration, shown: list[Card], state: GameState) -> Declare:

@@ -8,33 +8,28 @@ we step, so every position is what the rules make of the recorded moves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
 
-from .game import Deal, GameState, Move, Phase
-
-
-class RecordLike(Protocol):
-    deal: Deal
-    moves: Sequence[tuple[int, Move]]
+from .game import Move, Phase
+from .record import GameRecord
 
 
 class ReplayNavigator:
     """Step through recorded games by move, by trick, or to either end."""
 
-    def __init__(self, records: Sequence[Any]) -> None:
+    def __init__(self, records: Sequence[GameRecord]) -> None:
         if not records:
             raise ValueError("no games to replay")
         self.records = list(records)
         self.game_index = 0
         self.position = 0
-        self.state = GameState.new(self.records[0].deal)
+        self.state = self.records[0].state_at(0)
         self._trick_starts: list[int] = []
         self.select(0)
 
     # --- which game ------------------------------------------------------
 
     @property
-    def record(self) -> Any:
+    def record(self) -> GameRecord:
         return self.records[self.game_index]
 
     @property
@@ -50,20 +45,15 @@ class ReplayNavigator:
         if not 0 <= index < len(self.records):
             raise IndexError(f"no game {index + 1} (there are {len(self.records)})")
         self.game_index = index
-        self.state = GameState.new(self.record.deal)
+        self.state = self.record.state_at(0)
         self.position = 0
         self._trick_starts = self._find_trick_starts()
 
     def _find_trick_starts(self) -> list[int]:
         """Positions where a trick is about to be led (play begins or a trick was just closed)."""
-        probe = GameState.new(self.record.deal)
-        starts = []
-        for position, (_, move) in enumerate(self.moves):
-            if probe.phase == Phase.PLAY and not probe.trick:
-                starts.append(position)
-            probe.push(move)
-        starts.append(len(self.moves))
-        return starts
+        starts = [position for position, state in enumerate(self.record.positions()[:-1])
+                  if state.phase == Phase.PLAY and not state.trick]
+        return starts + [len(self.moves)]
 
     # --- stepping ----------------------------------------------------------
 

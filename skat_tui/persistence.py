@@ -2,7 +2,7 @@
 every finished game is appended to a record file.
 
 The save file is JSON: the series seed, every finished game and the current
-one as a deal plus the list of moves.  Results are not stored; they are
+one as a deal plus its moves in ISS notation (as the record file writes them).  Results are not stored; they are
 recomputed by replaying the moves with ``GameState``, so a save can never
 disagree with the rules.  Writes go to a temporary file (named with the
 process id) that replaces the old one, so a closed terminal loses at most the
@@ -33,7 +33,9 @@ from engine.series import Series
 from .safe_files import write_atomically
 from .settings import data_dir
 
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+"""Version 2 writes moves in ISS notation; version 1 saves (a JSON move codec) still load."""
+READABLE_VERSIONS = (1, 2)
 TABLE_NAMES = ("You", "West", "East")
 """Names by table position: you sit south, West plays after you, then East."""
 HUMAN_POSITION = 0
@@ -41,43 +43,41 @@ HUMAN_POSITION = 0
 SeatMove = tuple[int, Move]
 
 
-# ---------------------------------------------------------------- moves as JSON
+# ---------------------------------------------------------------- games as JSON
 
 
-def encode_move(move: Move) -> list[Any]:
-    if isinstance(move, Bid):
-        return ["bid", move.value]
-    if isinstance(move, Hold):
-        return ["hold"]
-    if isinstance(move, Pass):
-        return ["pass"]
-    if isinstance(move, PickUp):
-        return ["pickup"]  # the full state knows the skat; a view never gets saved
-    if isinstance(move, Discard):
-        return ["discard", str(CardSet(move.cards)) if move.cards is not None else None]
-    if isinstance(move, Declare):
-        return ["declare", move.declaration.iss()]
-    if isinstance(move, Play):
-        return ["play", move.card.name]
-    if isinstance(move, Resign):
-        return ["resign", move.seat]
-    if isinstance(move, ShowCards):
-        return ["show", move.seat]
-    if isinstance(move, Leave):
-        return ["leave", move.seat, move.timeout]
-    raise TypeError(f"not a move: {move!r}")
+def encode_game(deal: Deal, moves: Iterable[SeatMove]) -> dict[str, Any]:
+    """The deal and each move as ``[seat, ISS notation]`` (the full state's moves)."""
+    state = GameState.new(deal)
+    encoded = []
+    for seat, move in moves:
+        encoded.append([seat, state.iss(move)])
+        state.push(move)
+    return {"deal": [c.name for c in deal.order()], "moves": encoded}
 
 
-def decode_move(data: list[Any]) -> Move:
+def decode_game(data: dict[str, Any], version: int = SAVE_VERSION) -> tuple[Deal, list[SeatMove]]:
+    """The deal and the moves of ``encode_game``'s form (or of a version 1 save,
+    which wrote each move as a kind and its arguments); raises ValueError or
+    IllegalMoveError if they do not make a game."""
+    if not isinstance(data, dict) or not isinstance(data.get("deal"), list) or not isinstance(data.get("moves"), list):
+        raise ValueError("a game must have a deal and a list of moves")
+    deal = Deal.from_order([Card.from_str(c) for c in data["deal"]])
+    state = GameState.new(deal)
+    for item in data["moves"]:
+        seat = int(item[0])
+        state.push(_version_1_move(item[1:]) if version == 1 else state.parse_iss(item[1], seat))
+    return deal, list(state.moves)
+
+
+def _version_1_move(data: list[Any]) -> Move:
+    """A move as version 1 saves wrote it: ``["bid", 18]``, ``["play", "CJ"]``, ..."""
     kind, *args = data
+    simple = {"hold": Hold, "pass": Pass, "pickup": PickUp}
+    if kind in simple:
+        return simple[kind]()
     if kind == "bid":
         return Bid(int(args[0]))
-    if kind == "hold":
-        return Hold()
-    if kind == "pass":
-        return Pass()
-    if kind == "pickup":
-        return PickUp()
     if kind == "discard":
         return Discard(CardSet.from_str(args[0]).mask if args[0] is not None else None)
     if kind == "declare":
@@ -93,23 +93,10 @@ def decode_move(data: list[Any]) -> Move:
     raise ValueError(f"unknown move kind {kind!r}")
 
 
-def encode_game(deal: Deal, moves: Iterable[SeatMove]) -> dict[str, Any]:
-    return {"deal": [c.name for c in deal.order()], "moves": [[seat, *encode_move(m)] for seat, m in moves]}
-
-
-def decode_game(data: dict[str, Any]) -> tuple[Deal, list[SeatMove]]:
-    if not isinstance(data, dict) or not isinstance(data.get("deal"), list) or not isinstance(data.get("moves"), list):
-        raise ValueError("a game must have a deal and a list of moves")
-    deal = Deal.from_order([Card.from_str(c) for c in data["deal"]])
-    moves = [(int(item[0]), decode_move(item[1:])) for item in data["moves"]]
-    return deal, moves
-
-
 def replay_moves(deal: Deal, moves: Iterable[SeatMove]) -> GameState:
     """The full state after ``moves``; raises IllegalMoveError if they do not fit."""
     state = GameState.new(deal)
-    for seat, move in moves:
-        state.push(move)
+    state.push_many(move for _, move in moves)
     return state
 
 
@@ -270,8 +257,9 @@ class TableSession:
         scored here; ``write_records`` then adds any games missing from the record file."""
         if not isinstance(data, dict):
             raise ValueError(f"a save must be a JSON object, not {type(data).__name__}")
-        if data.get("version") != SAVE_VERSION:
-            raise ValueError(f"unknown save version {data.get('version')!r}")
+        version = data.get("version")
+        if type(version) is not int or version not in READABLE_VERSIONS:
+            raise ValueError(f"unknown save version {version!r}")
         seed = _whole_number(data.get("seed"), "seed")
         first_dealer = _whole_number(data.get("first_dealer"), "first_dealer")
         if first_dealer not in range(3):
@@ -282,7 +270,7 @@ class TableSession:
         recorded = data.get("recorded", len(games))
         session = cls(seed=seed, series=Series(TABLE_NAMES, first_dealer), save_path=save_path)
         for raw in games:
-            deal, moves = decode_game(raw)
+            deal, moves = decode_game(raw, version)
             seats = session.seats
             state = replay_moves(deal, moves)
             if not state.is_over:
@@ -291,7 +279,7 @@ class TableSession:
             session.finished.append(FinishedGame(deal, moves, seats))
         session.recorded = max(0, min(_whole_number(recorded, "recorded"), len(session.finished)))
         if data.get("current"):
-            deal, moves = decode_game(data["current"])
+            deal, moves = decode_game(data["current"], version)
             session.state = replay_moves(deal, moves)
             if session.state.is_over:
                 session._score_current()

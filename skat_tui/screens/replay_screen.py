@@ -30,9 +30,7 @@ VIEWS = (None, 0, 1, 2)
 
 def record_title(index: int, record: Any, german: bool = False) -> str:
     """'2. 684159 · foo, xskat:2, xskat · foo: Grand won +96' for the game picker."""
-    state = GameState.new(record.deal)
-    for _, move in record.moves:
-        state.push(move)
+    state = record.replay()
     names = tuple(getattr(record, "players", ()) or ())
     result = state.result()
     if result is None:

@@ -16,7 +16,7 @@ from engine.players.base import RandomPlayer
 from engine.record import read_records
 from skat_tui.app import SkatApp, open_session, run_table
 from skat_tui.data_lock import LOCK_NAME, DataDirLock, DataDirLocked
-from skat_tui.persistence import ISS_RECORDS, TableSession, deal_for, encode_game, series_save_path
+from skat_tui.persistence import ISS_RECORDS, SAVE_VERSION, TableSession, deal_for, encode_game, series_save_path
 from skat_tui.screens.settings_screen import SettingsScreen
 from skat_tui.screens.table import TableScreen
 from skat_tui.settings import Settings, data_dir, load_settings, save_settings, settings_path
@@ -64,7 +64,7 @@ def test_a_game_over_is_scored_even_if_the_process_dies_before_finish_game():
 def test_a_finished_current_game_in_an_older_save_is_scored_and_recorded_once():
     session = TableSession.new(22)
     play_to_the_end(session)
-    data = {"version": 1, "seed": 22, "first_dealer": 0, "games": [],
+    data = {"version": SAVE_VERSION, "seed": 22, "first_dealer": 0, "games": [],
             "current": encode_game(session.state.deal, session.state.moves)}
     series_save_path().parent.mkdir(parents=True)
     series_save_path().write_text(json.dumps(data))

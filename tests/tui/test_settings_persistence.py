@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from engine.game import Bid, Declare, Discard, Hold, Pass, PickUp, Play
+from engine.game import Deal, Declare, Discard, GameState, Pass, Play
 from engine.players.base import Player, RandomPlayer
 from engine.scoring import Declaration
 from engine.rules import GameType
-from engine.cards import Card
+from engine.cards import CardSet
 from skat_tui.app import SkatApp, open_session
-from skat_tui.persistence import TableSession, decode_move, encode_move, series_save_path
+from skat_tui.persistence import SAVE_VERSION, TableSession, decode_game, encode_game, series_save_path
 from skat_tui.players import resolve_player
 from skat_tui.screens.settings_screen import SettingsScreen
 from skat_tui.screens.table import TableScreen
@@ -54,12 +55,31 @@ def test_command_line_overrides():
     assert resolve_player(west.kind, seed=1, **west.params()).kind == "pimc"
 
 
-def test_moves_round_trip_through_json():
-    moves = [Bid(18), Hold(), Pass(), PickUp(), Discard(Card.CJ.bit | Card.D7.bit),
-             Declare(Declaration(GameType.HEARTS, hand=True, schneider=True)), Play(Card.HT)]
-    for move in moves:
-        decoded = decode_move(json.loads(json.dumps(encode_move(move))))
-        assert decoded == move if not isinstance(move, PickUp) else isinstance(decoded, PickUp)
+def test_a_game_round_trips_through_json_with_its_moves_in_iss_notation():
+    state = GameState.new(Deal.shuffled(5))
+    for text in ("18", "y", "p", "p", "s"):
+        state.push(state.parse_iss(text))
+    state.push(Discard(CardSet(list(CardSet(state.hands[state.declarer]))[:2]).mask))
+    state.push(Declare(Declaration(GameType.GRAND)))
+    state.push(Play(next(iter(CardSet(state.hands[state.to_move])))))
+    data = json.loads(json.dumps(encode_game(state.deal, state.moves)))
+    assert [text for _, text in data["moves"]][:5] == ["18", "y", "p", "p", "s"]
+    assert all(isinstance(text, str) for _, text in data["moves"])
+    assert decode_game(data) == (state.deal, list(state.moves))
+
+
+def test_a_version_1_save_with_the_json_move_codec_still_loads_and_is_written_in_iss_notation(tmp_path):
+    old = json.loads((Path(__file__).parents[1] / "data" / "series-save-v1.json").read_text())
+    assert old["version"] == 1 and old["games"][0]["moves"][0] == [1, "bid", 18]
+    session = TableSession.from_json(old)
+    assert len(session.series.entries) == 1 and session.series.entries[0].result.won
+    assert session.state is not None and len(session.state.moves) == len(old["current"]["moves"])
+    new = session.to_json()
+    assert new["version"] == SAVE_VERSION
+    game = new["games"][0]["moves"]
+    assert game[:2] == [[1, "18"], [0, "y"]] and [1, "s"] in game and [1, "DK.S7"] in game and [1, "G"] in game
+    again = TableSession.from_json(json.loads(json.dumps(new)))
+    assert again.state.moves == session.state.moves and again.finished[0].moves == session.finished[0].moves
 
 
 def test_session_save_and_resume_rebuilds_the_series():
