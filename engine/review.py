@@ -340,20 +340,14 @@ def review_decision(state: GameState, move_index: int, chosen: Card, player_kind
 
 def card_decisions(record) -> list[tuple[int, GameState, Card]]:
     """(move index, full state before the card, the card played) for every card of the record."""
-    state = GameState.new(record.deal)
-    out = []
-    for index, (_, move) in enumerate(record.moves):
-        if state.phase == Phase.PLAY and isinstance(move, Play):
-            out.append((index, state.copy(), Card(move.card)))
-        state.push(move)
-    return out
+    positions = record.positions()
+    return [(index, positions[index], move.card) for index, (_, move) in enumerate(record.moves)
+            if isinstance(move, Play)]
 
 
 def describe_game(record) -> tuple[str, int | None]:
     """The declared game (e.g. 'Grand hand') and the declarer, from the record's moves."""
-    state = GameState.new(record.deal)
-    for _, move in record.moves:
-        state.push(move)
+    state = record.replay()
     if state.declaration is None:
         return ("passed in" if state.phase == Phase.PASSED else "not declared"), None
     return state.declaration.describe(), state.declarer
