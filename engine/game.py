@@ -13,11 +13,12 @@ Seats are relative to the dealer: 0 forehand, 1 middlehand, 2 rearhand.
 from __future__ import annotations
 
 import enum
+import operator
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .cards import CARD_POINTS, FULL_DECK, Card, CardSet, Mask, cards_of, mask_of, points_of
+from .cards import ALL_CARDS, CARD_POINTS, FULL_DECK, Card, CardSet, Mask, cards_of, mask_of, points_of
 from .rules import (
     BID_VALUES,
     FOREHAND,
@@ -35,6 +36,57 @@ from .scoring import Declaration, GameResult, evaluate, null_value
 
 class IllegalMoveError(ValueError):
     """A move that the rules do not allow here; the message says why."""
+
+
+def _index(value: object) -> int | None:
+    """``value`` as a plain int if it is an integer (numpy's too), else None.
+
+    Bools, floats and strings are not integers here: ``Bid(18.0)`` or
+    ``Play(True)`` is a caller's mistake, not a move.
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def _shown(move: object) -> str:
+    """A move as the messages name it; a malformed one may not print itself."""
+    try:
+        return str(move)
+    except Exception:
+        return repr(move)
+
+
+def _checked_seat(value: object, move: object) -> int:
+    seat = _index(value)
+    if seat is None or not 0 <= seat <= 2:
+        raise IllegalMoveError(f"{type(move).__name__} names seat {value!r}; the seats are 0, 1 and 2")
+    return seat
+
+
+def _checked_card(value: object) -> Card:
+    index = _index(value)
+    if index is None or not 0 <= index < 32:
+        raise IllegalMoveError(f"not a card: {value!r} (a card is a Card or its index 0-31)")
+    return ALL_CARDS[index]
+
+
+def _checked_mask(value: object, what: str) -> Mask:
+    mask = _index(value)
+    if mask is None or not 0 <= mask <= FULL_DECK:
+        raise IllegalMoveError(f"{what} is not a set of cards: {value!r} (a 32-bit card mask)")
+    return mask
+
+
+def _checked_declaration(value: object) -> Declaration:
+    if not isinstance(value, Declaration) or not isinstance(value.game, GameType) or not all(
+        type(flag) is bool for flag in (value.hand, value.schneider, value.schwarz, value.ouvert)
+    ):
+        raise IllegalMoveError(f"not a declaration: {value!r} (a Declaration of a GameType with bool flags)")
+    return value
 
 
 class Phase(enum.Enum):
@@ -107,9 +159,10 @@ class Play:
     card: Card
 
     def __post_init__(self) -> None:
-        # players compute cards as plain ints (masks, the numba core); the move holds a Card
+        # players compute cards as plain ints (masks, the numba core); the move holds a Card,
+        # and anything that is not a card index is refused like any illegal move
         if type(self.card) is not Card:
-            object.__setattr__(self, "card", Card(self.card))
+            object.__setattr__(self, "card", _checked_card(self.card))
 
     def __str__(self) -> str:
         return str(self.card)
@@ -482,13 +535,14 @@ class GameState:
         """
         seat = self.to_move
         if isinstance(move, (Resign, ShowCards, Leave)):
-            seat = move.seat
+            seat = _checked_seat(move.seat, move)
         if self.is_over:
-            raise IllegalMoveError(f"the game is over; {move} is not possible")
+            raise IllegalMoveError(f"the game is over; {_shown(move)} is not possible")
         snapshot = self._snapshot()
         try:
             recorded = self._apply(move, seat)
-        except IllegalMoveError:
+        except BaseException:
+            # whatever went wrong (a refused move, a bug, Ctrl+C), the state stays as it was
             self._restore(snapshot)
             raise
         self._stack.append(snapshot)
@@ -519,14 +573,16 @@ class GameState:
 
     def _apply(self, move: Move, seat: int | None) -> Move:
         if isinstance(move, Leave):
-            return self._leave(move)
+            if type(move.timeout) is not bool:
+                raise IllegalMoveError(f"Leave.timeout is True or False, not {move.timeout!r}")
+            return self._leave(move, seat)
         if isinstance(move, Resign):
-            return self._resign(move)
+            return self._resign(move, seat)
         if isinstance(move, ShowCards):
             if self.phase != Phase.PLAY:
                 raise IllegalMoveError("cards can only be shown during play")
-            self.shown = self.shown | {move.seat}
-            return move
+            self.shown = self.shown | {seat}
+            return move if move.seat is seat else ShowCards(seat)
         if self.phase == Phase.BIDDING:
             return self._bidding_move(move, seat)
         if self.phase == Phase.SKAT:
@@ -534,20 +590,20 @@ class GameState:
                 return self._pick_up(move)
             if isinstance(move, Declare):
                 return self._declare(move)
-            raise IllegalMoveError(f"{SEAT_NAMES[seat]} must take the skat or declare a hand game, not {move}")
+            raise IllegalMoveError(f"{SEAT_NAMES[seat]} must take the skat or declare a hand game, not {_shown(move)}")
         if self.phase == Phase.DISCARD:
             if not isinstance(move, Discard):
-                raise IllegalMoveError(f"discard two cards first, not {move}")
+                raise IllegalMoveError(f"discard two cards first, not {_shown(move)}")
             return self._discard(move)
         if self.phase == Phase.DECLARE:
             if not isinstance(move, Declare):
-                raise IllegalMoveError(f"declare a game now, not {move}")
+                raise IllegalMoveError(f"declare a game now, not {_shown(move)}")
             return self._declare(move)
         if self.phase == Phase.PLAY:
             if not isinstance(move, Play):
-                raise IllegalMoveError(f"play a card now, not {move}")
+                raise IllegalMoveError(f"play a card now, not {_shown(move)}")
             return self._play(move.card, seat)
-        raise IllegalMoveError(f"{move} is not possible in phase {self.phase.value}")
+        raise IllegalMoveError(f"{_shown(move)} is not possible in phase {self.phase.value}")
 
     # bidding --------------------------------------------------------
 
@@ -559,9 +615,14 @@ class GameState:
             elif isinstance(move, Pass):
                 self._drop_out(seat)
             else:
-                raise IllegalMoveError(f"{name} must hold {self.bid} or pass, not {move}")
+                raise IllegalMoveError(f"{name} must hold {self.bid} or pass, not {_shown(move)}")
         else:
             if isinstance(move, Bid):
+                if type(move.value) is not int:
+                    value = _index(move.value)
+                    if value is None:
+                        raise IllegalMoveError(f"a bid is a number, not {move.value!r}")
+                    move = Bid(value)
                 if move.value not in BID_VALUES:
                     raise IllegalMoveError(f"{move.value} is not a bid value (the next is {self.next_bid()})")
                 if move.value <= self.bid:
@@ -576,7 +637,7 @@ class GameState:
             elif isinstance(move, Hold):
                 raise IllegalMoveError(f"{name} is to bid, not to hold: bid {self.next_bid()} or pass")
             else:
-                raise IllegalMoveError(f"bidding is not over: {name} must bid or pass, not {move}")
+                raise IllegalMoveError(f"bidding is not over: {name} must bid or pass, not {_shown(move)}")
         self.bid_history = self.bid_history + ((seat, move),)
         return move
 
@@ -606,6 +667,13 @@ class GameState:
     def _pick_up(self, move: PickUp) -> Move:
         seat = self.declarer
         skat = move.skat
+        if skat is not None:
+            skat = _checked_mask(skat, "the skat")
+            if skat.bit_count() != 2:
+                raise IllegalMoveError(f"the skat has two cards, not {CardSet(skat).unicode() or 'none'}")
+            elsewhere = self.hands[0] | self.hands[1] | self.hands[2]
+            if skat & elsewhere:
+                raise IllegalMoveError(f"{CardSet(skat & elsewhere).unicode()} cannot be in the skat: a hand has it")
         if self.skat_known:
             if skat is not None and skat != self.skat:
                 raise IllegalMoveError(f"the skat is {CardSet(self.skat)}, not {CardSet(skat)}")
@@ -628,6 +696,7 @@ class GameState:
             if self.knows_hand(seat):
                 raise IllegalMoveError("name the two cards to discard")
         else:
+            cards = _checked_mask(cards, "the discard")
             if cards.bit_count() != 2:
                 raise IllegalMoveError(f"discard exactly two cards, not {CardSet(cards).unicode() or 'none'}")
             known = self.hands[seat]
@@ -636,22 +705,32 @@ class GameState:
                 raise IllegalMoveError(f"you do not hold {missing}")
             self.hands[seat] &= ~cards
             self.discard = cards
+            if cards is not move.cards:
+                move = Discard(cards)
         self.hand_sizes[seat] -= 2
         self.phase = Phase.DECLARE
         return move
 
     def _declare(self, move: Declare) -> Move:
-        decl = move.declaration
+        decl = _checked_declaration(move.declaration)
         problem = self.declaration_problem(decl)
         if problem:
             raise IllegalMoveError(f"cannot declare {decl.describe()}: {problem}")
+        revealed = move.revealed
+        if revealed is not None:
+            if not decl.ouvert:
+                raise IllegalMoveError(f"only an ouvert game shows the declarer's hand, not {decl.describe()}")
+            revealed = _checked_mask(revealed, "the ouvert hand")
         self.declaration = decl
         if decl.ouvert:
             seat = self.declarer
-            if move.revealed is not None:
-                if self.knows_hand(seat) and move.revealed != self.hands[seat]:
+            if revealed is not None:
+                if self.knows_hand(seat) and revealed != self.hands[seat]:
                     raise IllegalMoveError("the shown ouvert hand differs from the declarer's hand")
-                self.hands[seat] = move.revealed
+                if revealed.bit_count() != self.hand_sizes[seat]:
+                    raise IllegalMoveError(f"the ouvert hand has {self.hand_sizes[seat]} cards, "
+                                           f"not {revealed.bit_count()}")
+                self.hands[seat] = revealed
             self.revealed = True
             move = Declare(decl, self.hands[seat] if self.knows_hand(seat) else None)
         self.phase = Phase.PLAY
@@ -661,7 +740,8 @@ class GameState:
     # play -------------------------------------------------------------
 
     def _play(self, card: Card, seat: int) -> Move:
-        card = Card(card)
+        if type(card) is not Card:
+            card = _checked_card(card)
         game = self.declaration.game
         hand = self.hands[seat]
         bit = 1 << card
@@ -708,26 +788,26 @@ class GameState:
 
     # resignation, leaving -------------------------------------------------
 
-    def _resign(self, move: Resign) -> Move:
+    def _resign(self, move: Resign, seat: int) -> Move:
         if self.phase != Phase.PLAY:
             raise IllegalMoveError("resigning is only possible during play")
-        self.resigned = self.resigned | {move.seat}
-        if move.seat == self.declarer:
+        self.resigned = self.resigned | {seat}
+        if seat == self.declarer:
             self._concede(to_declarer=False, end="declarer_resigned")
         elif len(self.resigned - {self.declarer}) == 2:
             self._concede(to_declarer=True, end="defenders_resigned")
-        return move
+        return move if move.seat is seat else Resign(seat)
 
-    def _leave(self, move: Leave) -> Move:
-        self.left_seat = move.seat
+    def _leave(self, move: Leave, seat: int) -> Move:
+        self.left_seat = seat
         end = "timeout" if move.timeout else "left"
         if self.phase in (Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE) or self.declarer is None:
             self._finish(end)  # no game was declared: nothing to score
-        elif move.seat == self.declarer:
+        elif seat == self.declarer:
             self._concede(to_declarer=False, end=end)
         else:
             self._concede(to_declarer=True, end=end)
-        return move
+        return move if move.seat is seat else Leave(seat, move.timeout)
 
     def _concede(self, to_declarer: bool, end: str) -> None:
         """The rest of the cards and tricks go to one side (not in null games,

@@ -2,8 +2,10 @@ import pytest
 
 from engine.cards import Card, CardSet
 from engine.game import (
-    Bid, Deal, Declare, Discard, GameState, Hold, IllegalMoveError, Pass, Phase, PickUp, Play, Resign, ShowCards,
+    Bid, Deal, Declare, Discard, GameState, Hold, IllegalMoveError, Leave, Pass, Phase, PickUp, Play, Resign,
+    ShowCards,
 )
+from engine.record import GameRecord, format_record, parse_record
 from engine.rules import FOREHAND, MIDDLEHAND, REARHAND, GameType
 from engine.scoring import Declaration
 
@@ -256,6 +258,102 @@ def test_both_defenders_must_resign_to_concede():
     s.push(Resign(REARHAND))
     r = s.result()
     assert r.won and r.declarer_points == 120 and r.schwarz and r.declarer_tricks == 10
+
+
+# ---- malformed moves ------------------------------------------------------------------------
+
+
+def full_snapshot(state):
+    return state._snapshot(), state.result(), len(state._stack)
+
+
+@pytest.mark.parametrize("move", [Resign(5), Resign(-1), ShowCards(3), Leave(-1), Leave(7), Resign(True), Leave("0")])
+def test_resign_show_and_leave_name_a_real_seat(move):
+    s = grand_hand_by_forehand()
+    before = full_snapshot(s)
+    with pytest.raises(IllegalMoveError, match="the seats are 0, 1 and 2"):
+        s.push(move)
+    assert full_snapshot(s) == before
+
+
+def test_two_resignations_by_seats_that_do_not_exist_do_not_end_the_game():
+    s = grand_hand_by_forehand()
+    for move in (Resign(5), Resign(7)):
+        with pytest.raises(IllegalMoveError):
+            s.push(move)
+    assert not s.is_over and s.resigned == frozenset()
+
+
+def test_a_leave_with_a_real_seat_still_ends_the_game_and_the_record_reads_back():
+    s = grand_hand_by_forehand()
+    s.push(Leave(MIDDLEHAND))
+    again = parse_record(format_record(GameRecord.from_state(s)))
+    assert s.end == "left" and again.replay().result() == s.result()
+
+
+@pytest.mark.parametrize("card", [99, -1, "CJ", 28.0, None, True])
+def test_a_card_that_is_not_a_card_is_an_illegal_move(card):
+    s = grand_hand_by_forehand()
+    before = full_snapshot(s)
+    with pytest.raises(IllegalMoveError, match="not a card"):
+        s.push(Play(card))  # refused as the move is made, before the state sees it
+    assert full_snapshot(s) == before
+
+
+def test_a_card_index_is_accepted_and_recorded_as_the_card():
+    s = grand_hand_by_forehand()
+    s.push(Play(int(Card.CA)))
+    assert s.moves[-1] == (FOREHAND, Play(Card.CA)) and type(s.moves[-1][1].card) is Card
+
+
+@pytest.mark.parametrize("cards", [-3, 1 << 32, "C7.D7", 3.0, True])
+def test_a_discard_that_is_not_a_card_mask_is_an_illegal_move(cards):
+    s = won_by_forehand()
+    s.push(PickUp())
+    before = full_snapshot(s)
+    with pytest.raises(IllegalMoveError, match="not a set of cards"):
+        s.push(Discard(cards))
+    assert full_snapshot(s) == before
+
+
+@pytest.mark.parametrize("skat", [-1, 1 << 40, "C7.D7", cs("C7.D7.D8"), cs("CJ.SJ")])
+def test_a_pick_up_with_an_impossible_skat_is_an_illegal_move(skat):
+    s = won_by_forehand()
+    before = full_snapshot(s)
+    with pytest.raises(IllegalMoveError):
+        s.push(PickUp(skat))
+    assert full_snapshot(s) == before
+
+
+@pytest.mark.parametrize("value", [18.0, "18", None, True])
+def test_a_bid_is_a_whole_number(value):
+    s = GameState.new(DEAL)
+    before = full_snapshot(s)
+    with pytest.raises(IllegalMoveError):
+        s.push(Bid(value))
+    assert full_snapshot(s) == before
+
+
+@pytest.mark.parametrize("move", [
+    Declare("G"), Declare(None), Declare(Declaration("G", hand=True)), Declare(Declaration(GameType.GRAND, hand=1)),
+    Declare(Declaration(GameType.GRAND, hand=True), revealed=cs("CJ")),
+    Declare(Declaration(GameType.GRAND, hand=True, ouvert=True), revealed=-5),
+])
+def test_a_malformed_declaration_is_an_illegal_move(move):
+    s = won_by_forehand()
+    before = full_snapshot(s)
+    with pytest.raises(IllegalMoveError):
+        s.push(move)
+    assert full_snapshot(s) == before
+
+
+@pytest.mark.parametrize("move", [None, "CA", 28, Card.CA, Leave(0, timeout="yes")])
+def test_something_that_is_not_a_move_is_an_illegal_move(move):
+    s = grand_hand_by_forehand()
+    before = full_snapshot(s)
+    with pytest.raises(IllegalMoveError):
+        s.push(move)
+    assert full_snapshot(s) == before
 
 
 # ---- views -----------------------------------------------------------------------------------
