@@ -353,9 +353,15 @@ def describe_game(record) -> tuple[str, int | None]:
     return state.declaration.describe(), state.declarer
 
 
+class ReviewStopped(RuntimeError):
+    """``stop`` was set before the review of a record was complete (nothing of it is kept)."""
+
+
 def review_record(record, player_kind: str = "pimc", limit: Limit | None = None, seed: int = 1,
-                  threads: int = 1, on_decision: Callable[[int, int], None] | None = None) -> GameReview:
-    """The review of every card decision of ``record``; ``on_decision(done, total)`` after each."""
+                  threads: int = 1, on_decision: Callable[[int, int], None] | None = None,
+                  stop=None) -> GameReview:
+    """The review of every card decision of ``record``; ``on_decision(done, total)`` after each.
+    Setting ``stop`` (a ``threading.Event``) raises ``ReviewStopped`` after the decision in progress."""
     if player_kind not in REVIEW_PLAYERS:
         raise ValueError(f"the review player must be one of {', '.join(REVIEW_PLAYERS)}, not {player_kind!r}")
     limit = limit or Limit(simulations=100)
@@ -365,6 +371,8 @@ def review_record(record, player_kind: str = "pimc", limit: Limit | None = None,
                         {"time": limit.time, "simulations": limit.simulations}, seed)
     decisions = card_decisions(record)
     for done, (index, state, card) in enumerate(decisions, 1):
+        if stop is not None and stop.is_set():
+            raise ReviewStopped(f"the review of record {record.id} was stopped")
         review.decisions.append(review_decision(state, index, card, player_kind, limit, seed, record.id, threads))
         if on_decision:
             on_decision(done, len(decisions))

@@ -31,6 +31,7 @@ class SkatApp(App):
         record_errors: Sequence[str] = (),
         notices: Sequence[str] = (),
         players: dict[int, Any] | None = None,
+        record_path: str | None = None,
     ) -> None:
         super().__init__()
         if (session is None) == (records is None):
@@ -39,6 +40,8 @@ class SkatApp(App):
         self.settings = settings or Settings()
         self.records = records
         self.record_errors = record_errors
+        self.record_path = record_path
+        """The replayed file, where the replay finds and keeps its reviews."""
         self.startup_notices = list(notices)
         self.fixed_players = players
         """Players by table position (1 West, 2 East) overriding the settings: tests and measure.py."""
@@ -57,7 +60,7 @@ class SkatApp(App):
         else:
             from .screens.replay_screen import ReplayScreen
 
-            self.push_screen(ReplayScreen(self.records, self.settings, self.record_errors))
+            self.push_screen(ReplayScreen(self.records, self.settings, self.record_errors, self.record_path))
         for notice in self.startup_notices:
             self.notify(notice, severity="warning", timeout=8)
 
@@ -182,4 +185,4 @@ def run_replay(path: str) -> None:
     if not records:
         detail = f": {errors[0]}" if errors else ""
         raise SystemExit(f"no readable games in {path}{detail}")
-    SkatApp(records=records, record_errors=errors, settings=load_settings()).run()
+    SkatApp(records=records, record_errors=errors, settings=load_settings(), record_path=path).run()

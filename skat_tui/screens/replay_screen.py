@@ -3,9 +3,11 @@ AI at any position."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -14,12 +16,14 @@ from textual.widgets import Footer, Static
 from engine.analysis import Analysis
 from engine.game import GameState, Phase
 from engine.players.base import Decision
+from engine.review import GameReview
 
 from ..ai_runner import AIRunner
 from ..players import resolve_player
 from engine.replay import ReplayNavigator
 from ..settings import Settings
 from ..widgets.debug_panel import DebugPanel
+from ..widgets.review_plot import ReviewPlot, decision_note
 from ..widgets.table import TableView, describe_declaration
 from .dialogs import GamePickerScreen, HelpScreen, ending_lines
 from .table import describe_move
@@ -57,12 +61,26 @@ class ReplayScreen(Screen):
         Binding("d", "toggle_debug", "Debug"),
         Binding("a", "analyse", "Run AI here"),
         Binding("l", "last_trick", "Last trick"),
+        Binding("r", "review", "Review"),
+        Binding("n", "next_mark(1)", "Next mistake"),
+        Binding("N", "next_mark(-1)", "Prev mistake", show=False),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, records: Sequence[Any], settings: Settings, errors: Sequence[str] = ()) -> None:
+    def __init__(self, records: Sequence[Any], settings: Settings, errors: Sequence[str] = (),
+                 record_path: str | None = None) -> None:
         super().__init__()
+        self.record_path = record_path
+        """The record file: its reviews are read from and stored beside it (``engine.review.cache_path``)."""
+        self.reviews: dict[str, GameReview] = {}
+        if record_path is not None:
+            from engine.review import load_cached
+
+            self.reviews = load_cached(record_path)
+        self._review_stop = threading.Event()
+        self._reviewing: str | None = None
+        """The ID of the record being reviewed in the background, if any."""
         self.navigator = ReplayNavigator(records)
         self.settings = settings
         self.errors = list(errors)
@@ -77,6 +95,7 @@ class ReplayScreen(Screen):
     def compose(self) -> ComposeResult:
         yield TableView(id="table")
         yield Static("", id="status")
+        yield ReviewPlot(id="review")
         yield DebugPanel(id="debug")
         yield Footer()
 
@@ -115,11 +134,20 @@ class ReplayScreen(Screen):
         view_name = "all hands open" if viewer is None else f"{self.names[viewer]}'s view"
         status = f"{nav.describe_position()} · {view_name}"
         last = nav.last_move
+        review = self.current_review
         if last is not None:
             status += f" · {self.names[last[0]]} {describe_move(last[1], self.settings.german)}"
+            reviewed = review.decision_at(nav.position - 1) if review is not None else None
+            if reviewed is not None:
+                status += f" {decision_note(reviewed, self.settings.german)}"
+        self.query_one(ReviewPlot).show(review, nav.position)
         if nav.state.is_over:
             status += "\n" + ending_lines(nav.state, self.names, self.settings.german)[0]
         self.query_one("#status", Static).update(status)
+
+    @property
+    def current_review(self) -> GameReview | None:
+        return self.reviews.get(str(getattr(self.navigator.record, "id", "")))
 
     def status_text(self) -> str:
         return str(self.query_one("#status", Static).render())
@@ -177,7 +205,91 @@ class ReplayScreen(Screen):
 
     def action_quit(self) -> None:
         self.runner.cancel()
+        self._review_stop.set()
         self.app.exit()
+
+    def on_unmount(self) -> None:
+        self._review_stop.set()
+
+    # --- the review of the game ---------------------------------------------
+
+    def action_next_mark(self, direction: int) -> None:
+        """To just after the next (or previous) card marked ? or ?? in this game's review."""
+        review = self.current_review
+        if review is None:
+            self.notify("This game has no review yet: press r (or run skat review on the file).",
+                        severity="warning")
+            return
+        position = self.navigator.position
+        marked = [d for d in review.decisions if d.mark in ("?", "??")]
+        if not marked:
+            self.notify("No mistakes marked in this game.")
+            return
+        if direction > 0:
+            later = [d for d in marked if d.move + 1 > position]
+            target = later[0] if later else marked[0]
+        else:
+            earlier = [d for d in marked if d.move + 1 < position]
+            target = earlier[-1] if earlier else marked[-1]
+        self.navigator.go_to(target.move + 1)
+        self.refresh_position()
+
+    def action_review(self) -> None:
+        """Review the game shown (as ``skat review`` does, with its defaults) in the background."""
+        record = self.navigator.record
+        if self._reviewing is not None:
+            self.notify("A review is already running.", severity="warning")
+            return
+        if self.current_review is not None:
+            self.notify("This game is reviewed already: n jumps to its next mistake.")
+            return
+        self._reviewing = str(record.id)
+        self.query_one(ReviewPlot).show_progress("reviewing… (the search core may still be loading)")
+        self.review_game(record)
+
+    @work(thread=True, exclusive=True, group="review", exit_on_error=False)
+    def review_game(self, record: Any) -> None:
+        from engine.limits import Limit
+        from engine.review import ReviewStopped, review_record
+        from engine.tools.warmup import pending
+        from engine.tournament import default_workers
+
+        def progress(done: int, total: int) -> None:
+            self.app.call_from_thread(self.query_one(ReviewPlot).show_progress,
+                                      f"reviewing… {done}/{total} cards")
+
+        try:
+            while pending() and not self._review_stop.is_set():
+                self._review_stop.wait(0.1)  # the app's warm-up holds numba's compiler: wait for it
+            review = review_record(record, "pimc", Limit(simulations=100), seed=1, threads=default_workers(),
+                                   on_decision=progress, stop=self._review_stop)
+        except ReviewStopped:
+            return
+        except Exception as exc:  # a failed review is reported; the replay goes on
+            self.app.call_from_thread(self._review_failed, exc)
+            return
+        self.app.call_from_thread(self._review_done, review)
+
+    def _review_done(self, review: GameReview) -> None:
+        self._reviewing = None
+        self.reviews[review.record_id] = review
+        self.query_one(ReviewPlot).show_progress("")
+        self.refresh_position()
+        if self.record_path is not None:
+            from engine.review import store_cached
+
+            try:
+                store_cached(self.record_path, [review])
+            except OSError as exc:
+                self.notify(f"The review could not be stored beside the record: {exc.strerror}",
+                            severity="warning")
+        marks = sum(d.mark in ("?", "??") for d in review.decisions)
+        self.notify(f"Reviewed: {marks} mistake{'s' if marks != 1 else ''} marked; n jumps to the next.")
+
+    def _review_failed(self, error: Exception) -> None:
+        self._reviewing = None
+        self.query_one(ReviewPlot).show_progress("")
+        self.notify(f"The review failed: {error}", severity="error")
 
     # --- analysis at the current position ----------------------------------
 
@@ -222,5 +334,6 @@ REPLAY_KEYS = [
     ("Looking", [("v", "all hands open, or one seat's view (cycles)"), ("l", "last trick"),
                  ("g", "pick another game from the file")]),
     ("AI", [("a", "run the hint AI for the seat to move (from its view)"), ("d", "debug panel")]),
+    ("Review", [("r", "review this game (every card, as skat review)"), ("n / N", "next / previous mistake")]),
     ("Anytime", [("?", "this list"), ("q", "quit"), ("Ctrl+P", "command palette")]),
 ]

@@ -1,0 +1,70 @@
+"""The review in the replay: marks and loss in the status, the course plot, next-mistake keys,
+a review computed on demand and kept beside the record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.limits import Limit
+from engine.record import read_records
+from engine.review import cache_path, load_cached, review_record, store_cached
+from skat_tui.app import SkatApp
+from skat_tui.screens.replay_screen import ReplayScreen
+from skat_tui.widgets.review_plot import ReviewPlot
+from tui_fakes import wait_until
+
+PLANTED = Path(__file__).parent.parent / "data" / "planted-blunder.sgf"
+
+
+def planted_file(tmp_path: Path, reviewed: bool) -> Path:
+    path = tmp_path / "planted.sgf"
+    path.write_text(PLANTED.read_text())
+    if reviewed:
+        records, _ = read_records(path)
+        store_cached(path, [review_record(records[0], "pimc", Limit(simulations=20), seed=4)])
+    return path
+
+
+async def test_the_replay_shows_the_cached_review_and_jumps_to_the_blunder(tmp_path, fast_settings):
+    path = planted_file(tmp_path, reviewed=True)
+    records, _ = read_records(path)
+    app = SkatApp(records=records, settings=fast_settings, record_path=str(path))
+    async with app.run_test(size=(100, 34)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        plot = screen.query_one(ReviewPlot)
+        assert plot.has_class("-shown") and plot.review is not None
+        assert "Accuracy: Ann" in plot.plain()
+        assert "??" in plot.plain() and "DD" in plot.plain()
+        marked = [d for d in plot.review.decisions if d.mark in ("?", "??")]
+        blunder = next(d for d in marked if d.mark == "??")  # Ann's ♥A at trick 9
+        for d in marked[:marked.index(blunder) + 1]:
+            await pilot.press("n")  # to just after the next marked card
+            assert screen.navigator.position == d.move + 1
+        status = screen.status_text()
+        assert "Ann plays ♥A ??" in status and "(best ♥J)" in status and "DD 47 L, ♥J 62 W" in status
+        cursor = plot.plain().splitlines()[-1]
+        marks = plot.plain().splitlines()[-2]
+        assert cursor.index("▲") == marks.index("??")  # the cursor stands under the blunder's mark
+        await pilot.press("home", "N")  # backwards from the start wraps to the last marked card
+        assert screen.navigator.position == marked[-1].move + 1
+
+
+async def test_a_game_without_review_is_reviewed_on_demand_and_kept_beside_the_record(tmp_path, fast_settings):
+    path = planted_file(tmp_path, reviewed=False)
+    records, _ = read_records(path)
+    app = SkatApp(records=records, settings=fast_settings, record_path=str(path))
+    async with app.run_test(size=(100, 34)) as pilot:
+        screen = app.screen
+        plot = screen.query_one(ReviewPlot)
+        assert not plot.has_class("-shown")
+        await pilot.press("n")
+        assert screen.navigator.position == 0  # nothing to jump to: a note says how to review
+        await pilot.press("r")
+        await wait_until(pilot, lambda: screen.current_review is not None, timeout=300)
+        assert plot.has_class("-shown") and "Accuracy" in plot.plain()
+    cached = load_cached(path)
+    assert list(cached) == ["planted-1"]
+    assert cache_path(path).exists()
+    # the same review as `skat review FILE` with its defaults (PIMC, 100 worlds, seed 1)
+    assert cached["planted-1"] == review_record(records[0], "pimc", Limit(simulations=100), seed=1, threads=2)
