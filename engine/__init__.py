@@ -14,7 +14,8 @@ The modules own one concern each: ``cards`` (cards and card sets), ``rules``
 (the state machine and its moves), ``record`` (ISS records), ``players``
 (the players and their registry), ``sampling``, ``evaluation``, ``analysis``,
 ``series`` (whole games), ``service`` (a decision in a worker thread),
-``tournament`` and ``dds`` (the double-dummy solver).  Benchmarks, fitting and
+``tournament``, ``dds`` (the double-dummy solver) and ``card_layout`` (the
+internal card layout of the numba cores).  Benchmarks, fitting and
 the core's warm-up are tooling in ``engine.tools``.
 """
 

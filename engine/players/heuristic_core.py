@@ -7,14 +7,9 @@ declarer who took it, and the declarer's hand in an ouvert game.  It never
 reads another hand, so a playout in a sampled world is a fair simulation of
 three players who each know only their own cards.
 
-Internal card layout.  Per game type the 32 cards are renumbered so that each
-follow class is a contiguous run of bits ordered by strength, trumps on top
-(in null games this is the standard layout).  Then "follow the led class" is
-one AND, "a beats b within a class" is ``a > b``, "the weakest card of a set
-of one class" is its lowest bit, and "cards of the class above c" is a mask.
-The tables are derived from ``engine.rules`` at import time;
-``legal_cards_std``/``trick_winner_std``/``points_std`` give the core's view
-in the standard layout so tests can pin it to ``engine.rules``.
+Cards are in the internal layout of ``engine.card_layout`` (each follow
+class a contiguous run of bits ordered by strength, trumps on top), whose
+tables, bit helpers and rules on internal cards the solver uses too.
 
 Randomness: a few choices between near-equal cards (two discards of equal
 cost, two smears of equal points) are broken at random with a xorshift
@@ -30,81 +25,20 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from engine.cards import CARD_POINTS
-from engine.rules import CLASS_OF, STRENGTH, TRUMP_CLASS
+from engine.card_layout import (
+    ABOVE, BELOW, CARD_CLASS, CLASS_MASKS, LEVEL_MASK, LEVEL_OF, NULL_GAME, POINTS, TO_INTERNAL, TO_STANDARD, beats,
+    high_index, legal_internal, low_index, mask_points, popcount, to_internal_mask,
+)
+from engine.rules import TRUMP_CLASS
 
-GRAND = 4
-NULL = 5
+NULL = NULL_GAME
 TRUMP = TRUMP_CLASS
 ALL_CARDS = (1 << 32) - 1
 NO_CARD = -1
-
-# ---------------------------------------------------------------- tables
-
-
-def _build_tables():
-    to_internal = np.zeros((6, 32), np.int64)
-    to_standard = np.zeros((6, 32), np.int64)
-    points = np.zeros((6, 32), np.int64)
-    card_class = np.zeros((6, 32), np.int64)
-    class_masks = np.zeros((6, 5), np.int64)
-    for g in range(6):
-        order = sorted(range(32), key=lambda c: (CLASS_OF[g][c] == TRUMP_CLASS, CLASS_OF[g][c], STRENGTH[g][c]))
-        for index, card in enumerate(order):
-            to_internal[g, card] = index
-            to_standard[g, index] = card
-            points[g, index] = CARD_POINTS[card]
-            card_class[g, index] = CLASS_OF[g][card]
-            class_masks[g, CLASS_OF[g][card]] |= 1 << index
-    above = np.zeros((6, 32), np.int64)  # stronger cards of the same class
-    below = np.zeros((6, 32), np.int64)  # weaker cards of the same class
-    for g in range(6):
-        for i in range(32):
-            same = class_masks[g, card_class[g, i]]
-            above[g, i] = same & ~((2 << i) - 1)
-            below[g, i] = same & ((1 << i) - 1)
-    # Cards worth 11, 10, 4, 3, 2 points, so a mask's points are five popcounts.
-    point_masks = np.zeros((6, 5), np.int64)
-    for g in range(6):
-        for i in range(32):
-            for k, value in enumerate((11, 10, 4, 3, 2)):
-                if points[g, i] == value:
-                    point_masks[g, k] |= 1 << i
-    return to_internal, to_standard, points, card_class, class_masks, above, below, point_masks
-
-
-TO_INTERNAL, TO_STANDARD, POINTS, CLASS, CLASS_MASKS, ABOVE, BELOW, POINT_MASKS = _build_tables()
-POINT_VALUES = np.array([11, 10, 4, 3, 2], np.int64)
-
-# ---------------------------------------------------------------- bit helpers
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _low(x):
-    return trailing_zeros(np.int64(x))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _high(x):
-    return 63 - leading_zeros(np.int64(x))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _count(x):
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _points(g, m):
-    total = 0
-    for k in range(5):
-        total += POINT_VALUES[k] * _count(m & POINT_MASKS[g, k])
-    return total
+ACE_LEVEL = LEVEL_OF[11]
+TEN_LEVEL = LEVEL_OF[10]
+JACK_LEVEL = LEVEL_OF[2]  # the only cards worth 2
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -129,75 +63,14 @@ def seed_state(seed):
     return state
 
 
-@njit(cache=True, nogil=True)
-def to_internal_mask(g, m):
-    out = 0
-    while m:
-        c = _low(m)
-        m &= m - 1
-        out |= 1 << TO_INTERNAL[g, c]
-    return out
-
-
-@njit(cache=True, nogil=True)
-def to_standard_mask(g, m):
-    out = 0
-    while m:
-        i = _low(m)
-        m &= m - 1
-        out |= 1 << TO_STANDARD[g, i]
-    return out
-
-
-# ---------------------------------------------------------------- rules on internal cards
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _legal(g, hand, led):
-    if led < 0:
-        return hand
-    following = hand & CLASS_MASKS[g, CLASS[g, led]]
-    return following if following else hand
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _beats(g, card, best):
-    """Does ``card`` beat ``best``, the card winning the trick so far?"""
-    if CLASS[g, card] == CLASS[g, best]:
-        return card > best
-    return CLASS[g, card] == TRUMP and g != NULL
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _winner_position(g, trick, n):
     """Position in the trick of the card winning it so far (n cards played)."""
     best = 0
     for i in range(1, n):
-        if _beats(g, trick[i], trick[best]):
+        if beats(g, trick[i], trick[best]):
             best = i
     return best
-
-
-@njit(cache=True, nogil=True)
-def legal_cards_std(hand, g, led):
-    """Legal cards of ``hand`` (standard masks) when ``led`` (-1: none) was led."""
-    led_internal = -1 if led < 0 else TO_INTERNAL[g, led]
-    return to_standard_mask(g, _legal(g, to_internal_mask(g, hand), led_internal))
-
-
-@njit(cache=True, nogil=True)
-def trick_winner_std(g, a, b, c):
-    """Index (0 = the lead) of the winner of the trick a, b, c (standard cards)."""
-    trick = np.empty(3, np.int64)
-    trick[0] = TO_INTERNAL[g, a]
-    trick[1] = TO_INTERNAL[g, b]
-    trick[2] = TO_INTERNAL[g, c]
-    return _winner_position(g, trick, 3)
-
-
-@njit(cache=True, nogil=True)
-def points_std(g, m):
-    return _points(g, to_internal_mask(g, m))
 
 
 # ---------------------------------------------------------------- card choice helpers
@@ -213,17 +86,17 @@ def _cheapest(g, cards, hand, unknown, rng):
     ties = 0
     m = cards
     while m:
-        c = _low(m)
+        c = low_index(m)
         m &= m - 1
-        cls = CLASS[g, c]
+        cls = CARD_CLASS[g, c]
         same = hand & CLASS_MASKS[g, cls]
-        key = POINTS[g, c] * 64 + _count(same) * 4 + _count(BELOW[g, c] & same)
+        key = POINTS[g, c] * 64 + popcount(same) * 4 + popcount(BELOW[g, c] & same)
         if cls == TRUMP and g != NULL:
             key += 2000 + c
-        elif POINTS[g, c] < 10 and _count(same) == 2:
+        elif POINTS[g, c] < 10 and popcount(same) == 2:
             # the other card is a ten not yet master: keep it guarded
             other = same & ~(1 << c)
-            if POINTS[g, _low(other)] == 10 and ABOVE[g, _low(other)] & unknown:
+            if POINTS[g, low_index(other)] == 10 and ABOVE[g, low_index(other)] & unknown:
                 key += 300
         if key < best_key:
             best, best_key, ties = c, key, 1
@@ -243,13 +116,13 @@ def _richest(g, cards, hand, rng):
     ties = 0
     m = cards
     while m:
-        c = _low(m)
+        c = low_index(m)
         m &= m - 1
-        cls = CLASS[g, c]
+        cls = CARD_CLASS[g, c]
         if g != NULL and POINTS[g, c] == 2 and cls == TRUMP:
             key = -100 - c
         else:
-            key = POINTS[g, c] * 64 - _count(hand & CLASS_MASKS[g, cls]) * 2 - (8 if cls == TRUMP else 0)
+            key = POINTS[g, c] * 64 - popcount(hand & CLASS_MASKS[g, cls]) * 2 - (8 if cls == TRUMP else 0)
         if key > best_key:
             best, best_key, ties = c, key, 1
         elif key == best_key:
@@ -264,9 +137,9 @@ def _winners(g, cards, best_card):
     out = 0
     m = cards
     while m:
-        c = _low(m)
+        c = low_index(m)
         m &= m - 1
-        if _beats(g, c, best_card):
+        if beats(g, c, best_card):
             out |= 1 << c
     return out
 
@@ -277,11 +150,11 @@ def _take_last(g, winners, unknown):
     caught later), else win with the weakest winner."""
     m = winners
     while m:
-        c = _low(m)
+        c = low_index(m)
         m &= m - 1
-        if POINTS[g, c] == 10 and ABOVE[g, c] & unknown and CLASS[g, c] != TRUMP:
+        if POINTS[g, c] == 10 and ABOVE[g, c] & unknown and CARD_CLASS[g, c] != TRUMP:
             return c
-    return _low(winners)
+    return low_index(winners)
 
 
 @njit(cache=True, nogil=True)
@@ -289,7 +162,7 @@ def _master_winner(g, winners, unknown):
     """The weakest winner that no unknown card of its class beats, or -1."""
     m = winners
     while m:
-        c = _low(m)
+        c = low_index(m)
         m &= m - 1
         if not ABOVE[g, c] & unknown:
             return c
@@ -313,16 +186,16 @@ def _declarer_lead(g, decl, hand, unknown, voids, rng):
     d2 = (decl + 2) % 3
     defenders_have_trumps = out != 0 and not (_void(voids, d1, TRUMP) and _void(voids, d2, TRUMP))
     if mine and defenders_have_trumps:
-        top = _high(mine)
+        top = high_index(mine)
         if not ABOVE[g, top] & unknown:
             return top  # a master trump draws two trumps for free
-        if _count(mine) >= _count(out) or _count(mine) >= 5:
+        if popcount(mine) >= popcount(out) or popcount(mine) >= 5:
             # trump majority: drive out the higher trumps with a cheap one
-            cheap = mine & ~POINT_MASKS[g, 0] & ~POINT_MASKS[g, 1]
-            low_trumps = cheap & ~POINT_MASKS[g, 4] if cheap & ~POINT_MASKS[g, 4] else cheap
+            cheap = mine & ~LEVEL_MASK[g, ACE_LEVEL] & ~LEVEL_MASK[g, TEN_LEVEL]
+            low_trumps = cheap & ~LEVEL_MASK[g, JACK_LEVEL] if cheap & ~LEVEL_MASK[g, JACK_LEVEL] else cheap
             if low_trumps:
-                return _low(low_trumps)
-            return _low(mine)
+                return low_index(low_trumps)
+            return low_index(mine)
     side = hand & ~trumps
     if side:
         # cash side masters the defenders must follow
@@ -330,9 +203,9 @@ def _declarer_lead(g, decl, hand, unknown, voids, rng):
         best_points = -1
         m = side
         while m:
-            c = _low(m)
+            c = low_index(m)
             m &= m - 1
-            cls = CLASS[g, c]
+            cls = CARD_CLASS[g, c]
             if ABOVE[g, c] & unknown:
                 continue
             if defenders_have_trumps and (_void(voids, d1, cls) or _void(voids, d2, cls)):
@@ -350,10 +223,10 @@ def _declarer_lead(g, decl, hand, unknown, voids, rng):
         ties = 0
         m = side
         while m:
-            c = _low(m)
+            c = low_index(m)
             m &= m - 1
-            same = hand & CLASS_MASKS[g, CLASS[g, c]]
-            key = POINTS[g, c] * 16 - _count(same) * 4 + _count(BELOW[g, c] & same) * 8
+            same = hand & CLASS_MASKS[g, CARD_CLASS[g, c]]
+            key = POINTS[g, c] * 16 - popcount(same) * 4 + popcount(BELOW[g, c] & same) * 8
             if key < best_key:
                 best, best_key, ties = c, key, 1
             elif key == best_key:
@@ -361,15 +234,15 @@ def _declarer_lead(g, decl, hand, unknown, voids, rng):
                 if _random_below(rng, ties) == 0:
                     best = c
         return best
-    top = _high(mine)
+    top = high_index(mine)
     if not ABOVE[g, top] & unknown:
         return top
-    return _low(mine)
+    return low_index(mine)
 
 
 @njit(cache=True, nogil=True)
 def _declarer_follow(g, decl, hand, legal, trick, n, unknown, voids, rng):
-    led_cls = CLASS[g, trick[0]]
+    led_cls = CARD_CLASS[g, trick[0]]
     best_card = trick[_winner_position(g, trick, n)]
     trick_points = 0
     for i in range(n):
@@ -380,8 +253,8 @@ def _declarer_follow(g, decl, hand, legal, trick, n, unknown, voids, rng):
         if winners:
             if following:
                 return _take_last(g, winners, unknown)
-            if trick_points > 0 or _count(hand & CLASS_MASKS[g, TRUMP]) > 3:
-                return _low(winners)  # ruff with the weakest trump that wins
+            if trick_points > 0 or popcount(hand & CLASS_MASKS[g, TRUMP]) > 3:
+                return low_index(winners)  # ruff with the weakest trump that wins
         return _cheapest(g, legal, hand, unknown, rng)
     # second to play: the defender behind may still beat us
     behind = (decl + 1) % 3
@@ -394,8 +267,8 @@ def _declarer_follow(g, decl, hand, legal, trick, n, unknown, voids, rng):
                     return master
         elif not behind_may_ruff:
             # as far as we know the defender behind must follow: any trump wins
-            if trick_points > 0 or _count(hand & CLASS_MASKS[g, TRUMP]) > 3:
-                return _low(winners)
+            if trick_points > 0 or popcount(hand & CLASS_MASKS[g, TRUMP]) > 3:
+                return low_index(winners)
         elif trick_points >= 3:
             master = _master_winner(g, winners, unknown)
             if master >= 0:
@@ -417,12 +290,12 @@ def _defender_lead(g, decl, seat, hand, unknown, voids, rng):
     best_points = -1
     m = side
     while m:
-        c = _low(m)
+        c = low_index(m)
         m &= m - 1
-        cls = CLASS[g, c]
+        cls = CARD_CLASS[g, c]
         if ABOVE[g, c] & unknown or POINTS[g, c] < 10:
             continue
-        if decl_trumps and (_void(voids, decl, cls) or _count(unknown & CLASS_MASKS[g, cls]) < 2):
+        if decl_trumps and (_void(voids, decl, cls) or popcount(unknown & CLASS_MASKS[g, cls]) < 2):
             continue
         if POINTS[g, c] > best_points:
             best, best_points = c, POINTS[g, c]
@@ -432,11 +305,11 @@ def _defender_lead(g, decl, seat, hand, unknown, voids, rng):
     if not _void(voids, partner, TRUMP):
         m = side
         while m:
-            c = _low(m)
+            c = low_index(m)
             m &= m - 1
-            cls = CLASS[g, c]
+            cls = CARD_CLASS[g, c]
             if _void(voids, partner, cls) and not _void(voids, decl, cls):
-                return _low(side & CLASS_MASKS[g, cls])
+                return low_index(side & CLASS_MASKS[g, cls])
     if side:
         # lead low from a short suit; keep the ace-ten and guarded tens
         best = NO_CARD
@@ -444,14 +317,14 @@ def _defender_lead(g, decl, seat, hand, unknown, voids, rng):
         ties = 0
         m = side
         while m:
-            c = _low(m)
+            c = low_index(m)
             m &= m - 1
-            cls = CLASS[g, c]
+            cls = CARD_CLASS[g, c]
             same = hand & CLASS_MASKS[g, cls]
-            key = POINTS[g, c] * 16 + _count(same) * 4 + _count(BELOW[g, c] & same) * 2
+            key = POINTS[g, c] * 16 + popcount(same) * 4 + popcount(BELOW[g, c] & same) * 2
             if _void(voids, decl, cls) and decl_trumps:
                 key += 24  # the declarer ruffs cheaply
-            if (same >> (c + 1)) and POINTS[g, _high(same)] >= 10 and POINTS[g, c] < 10:
+            if (same >> (c + 1)) and POINTS[g, high_index(same)] >= 10 and POINTS[g, c] < 10:
                 key += 6  # leading away from an ace or ten sets it up for the declarer
             if key < best_key:
                 best, best_key, ties = c, key, 1
@@ -460,15 +333,15 @@ def _defender_lead(g, decl, seat, hand, unknown, voids, rng):
                 if _random_below(rng, ties) == 0:
                     best = c
         return best
-    top = _high(hand)
+    top = high_index(hand)
     if not ABOVE[g, top] & unknown:
         return top
-    return _low(hand)
+    return low_index(hand)
 
 
 @njit(cache=True, nogil=True)
 def _defender_follow(g, decl, seat, hand, legal, trick, n, leader, unknown, voids, rng):
-    led_cls = CLASS[g, trick[0]]
+    led_cls = CARD_CLASS[g, trick[0]]
     winner_pos = _winner_position(g, trick, n)
     best_card = trick[winner_pos]
     winner_seat = (leader + winner_pos) % 3
@@ -484,7 +357,7 @@ def _defender_follow(g, decl, seat, hand, legal, trick, n, leader, unknown, void
         if winners:
             if following:
                 return _take_last(g, winners, unknown)
-            return _low(winners)
+            return low_index(winners)
         return _cheapest(g, legal, hand, unknown, rng)
     if leader == decl:
         # the partner plays last: beat the declarer's card where it is sure
@@ -493,15 +366,15 @@ def _defender_follow(g, decl, seat, hand, legal, trick, n, leader, unknown, void
                 master = _master_winner(g, winners, unknown)
                 if master >= 0:
                     return master
-            elif trick_points >= 3 or _count(hand & trumps) >= 3:
-                return _low(winners)
+            elif trick_points >= 3 or popcount(hand & trumps) >= 3:
+                return low_index(winners)
         return _cheapest(g, legal, hand, unknown, rng)
     # the partner led; the declarer plays last
     partner_card = trick[0]
     declarer_must_follow = not _void(voids, decl, led_cls)
     declarer_cannot_ruff = led_cls == TRUMP or _void(voids, decl, TRUMP) or not unknown & trumps
     if not ABOVE[g, partner_card] & unknown and declarer_must_follow and (
-        declarer_cannot_ruff or _count(unknown & CLASS_MASKS[g, led_cls]) >= 2
+        declarer_cannot_ruff or popcount(unknown & CLASS_MASKS[g, led_cls]) >= 2
     ):
         return _richest(g, legal, hand, rng)
     if winners and following:
@@ -512,7 +385,7 @@ def _defender_follow(g, decl, seat, hand, legal, trick, n, leader, unknown, void
         # ruff a partner's card the declarer would take
         if ABOVE[g, partner_card] & unknown and (trick_points >= 3 or not declarer_must_follow):
             master = _master_winner(g, winners, unknown)
-            return master if master >= 0 else _low(winners)
+            return master if master >= 0 else low_index(winners)
     return _cheapest(g, legal, hand, unknown, rng)
 
 
@@ -531,14 +404,14 @@ def _null_declarer(g, decl, hand, legal, trick, n, unknown, voids, rng):
         ties = 0
         m = hand
         while m:
-            c = _low(m)
+            c = low_index(m)
             m &= m - 1
-            cls = CLASS[g, c]
+            cls = CARD_CLASS[g, c]
             reachable = unknown
             if _void(voids, d1, cls) and _void(voids, d2, cls):
                 reachable = 0
-            above = _count(ABOVE[g, c] & reachable)
-            below = _count(BELOW[g, c] & reachable)
+            above = popcount(ABOVE[g, c] & reachable)
+            below = popcount(BELOW[g, c] & reachable)
             key = below * 8 - above
             if above == 0:
                 key += 1000
@@ -546,9 +419,9 @@ def _null_declarer(g, decl, hand, legal, trick, n, unknown, voids, rng):
             same = hand & CLASS_MASKS[g, cls]
             higher = ABOVE[g, c] & same
             while higher:
-                x = _low(higher)
+                x = low_index(higher)
                 higher &= higher - 1
-                if _count(BELOW[g, x] & unknown) > _count(BELOW[g, x] & same) - 1:
+                if popcount(BELOW[g, x] & unknown) > popcount(BELOW[g, x] & same) - 1:
                     key += 20
             if key < best_key:
                 best, best_key, ties = c, key, 1
@@ -557,15 +430,15 @@ def _null_declarer(g, decl, hand, legal, trick, n, unknown, voids, rng):
                 if _random_below(rng, ties) == 0:
                     best = c
         return best
-    led_cls = CLASS[g, trick[0]]
+    led_cls = CARD_CLASS[g, trick[0]]
     best_card = trick[_winner_position(g, trick, n)]
     if legal & CLASS_MASKS[g, led_cls]:
         under = legal & BELOW[g, best_card]
         if under:
-            return _high(under)  # the highest card that still stays under
+            return high_index(under)  # the highest card that still stays under
         if n == 1:
-            return _low(legal)  # give the last player every chance to go over
-        return _high(legal)
+            return low_index(legal)  # give the last player every chance to go over
+        return high_index(legal)
     # void: throw the card most likely to be caught later (more unknown cards
     # below it than own cards); with none exposed, the top card of a suit,
     # whose loss leaves the cover of the others intact
@@ -573,14 +446,14 @@ def _null_declarer(g, decl, hand, legal, trick, n, unknown, voids, rng):
     best_key = -(1 << 30)
     m = legal
     while m:
-        c = _low(m)
+        c = low_index(m)
         m &= m - 1
-        same = hand & CLASS_MASKS[g, CLASS[g, c]]
-        exposure = _count(BELOW[g, c] & unknown) - _count(BELOW[g, c] & same)
+        same = hand & CLASS_MASKS[g, CARD_CLASS[g, c]]
+        exposure = popcount(BELOW[g, c] & unknown) - popcount(BELOW[g, c] & same)
         if exposure > 0:
             key = 1000 + exposure * 16 + (c & 7)
         elif not ABOVE[g, c] & same:
-            key = (c & 7) - _count(same)
+            key = (c & 7) - popcount(same)
         else:
             key = -100 + (c & 7)
         if key > best_key:
@@ -595,25 +468,25 @@ def _null_defender(g, decl, seat, hand, legal, trick, n, leader, unknown, voids,
             # ouvert: lead a suit where our lowest card is under all of the declarer's
             m = hand
             while m:
-                c = _low(m)
-                cls = CLASS[g, c]
+                c = low_index(m)
+                cls = CARD_CLASS[g, c]
                 same = hand & CLASS_MASKS[g, cls]
                 m &= ~same
                 theirs = decl_open & CLASS_MASKS[g, cls]
-                if theirs and _low(same) < _low(theirs):
-                    return _low(same)
+                if theirs and low_index(same) < low_index(theirs):
+                    return low_index(same)
         # attack with the lowest card of a suit the declarer still holds
         best = NO_CARD
         best_key = 1 << 30
         ties = 0
         m = hand
         while m:
-            c = _low(m)
-            cls = CLASS[g, c]
+            c = low_index(m)
+            cls = CARD_CLASS[g, c]
             same = hand & CLASS_MASKS[g, cls]
             m &= ~same
-            low = _low(same)
-            key = (low & 7) * 4 + _count(same)
+            low = low_index(same)
+            key = (low & 7) * 4 + popcount(same)
             if _void(voids, decl, cls) or not unknown & CLASS_MASKS[g, cls]:
                 key += 100
             if key < best_key:
@@ -623,7 +496,7 @@ def _null_defender(g, decl, seat, hand, legal, trick, n, leader, unknown, voids,
                 if _random_below(rng, ties) == 0:
                     best = low
         return best
-    led_cls = CLASS[g, trick[0]]
+    led_cls = CARD_CLASS[g, trick[0]]
     winner_pos = _winner_position(g, trick, n)
     best_card = trick[winner_pos]
     winner_seat = (leader + winner_pos) % 3
@@ -635,13 +508,13 @@ def _null_defender(g, decl, seat, hand, legal, trick, n, leader, unknown, voids,
         if winner_seat == decl:
             under = legal & BELOW[g, best_card]
             if under:
-                return _high(under)  # leave the declarer on top
-        return _high(legal)  # the declarer is safe or beaten: get rid of a high card
+                return high_index(under)  # leave the declarer on top
+        return high_index(legal)  # the declarer is safe or beaten: get rid of a high card
     # the declarer plays after us: keep the card to beat as low as possible
     under = legal & BELOW[g, best_card]
     if under:
-        return _low(under)
-    return _low(legal)
+        return low_index(under)
+    return low_index(legal)
 
 
 @njit(cache=True, nogil=True)
@@ -651,9 +524,9 @@ def _dump_null(g, legal, hand):
     best_key = -(1 << 30)
     m = legal
     while m:
-        c = _low(m)
+        c = low_index(m)
         m &= m - 1
-        key = (c & 7) * 8 - _count(hand & CLASS_MASKS[g, CLASS[g, c]])
+        key = (c & 7) * 8 - popcount(hand & CLASS_MASKS[g, CARD_CLASS[g, c]])
         if key > best_key:
             best, best_key = c, key
     return best
@@ -673,9 +546,9 @@ def choose_internal(g, decl, seat, hand, trick, n, leader, played, voids, skat_k
     it), else 0; decl_open: the declarer's hand when it is shown (ouvert),
     else 0.
     """
-    legal = _legal(g, hand, trick[0] if n > 0 else -1)
+    legal = legal_internal(g, hand, trick[0] if n > 0 else -1)
     if not legal & (legal - 1):
-        return _low(legal)
+        return low_index(legal)
     unknown = ALL_CARDS & ~hand & ~played & ~skat_known
     if g == NULL:
         if seat == decl:
@@ -723,8 +596,8 @@ def _playout_internal(g, decl, hands, trick, n, leader, decl_points, def_points,
         decl_open = hands[decl] if ouvert and seat != decl else 0
         card = choose_internal(g, decl, seat, hand, trick, n, leader, played, voids, known_skat, decl_open, rng)
         if n > 0:
-            led_cls = CLASS[g, trick[0]]
-            if CLASS[g, card] != led_cls:
+            led_cls = CARD_CLASS[g, trick[0]]
+            if CARD_CLASS[g, card] != led_cls:
                 voids[seat] |= 1 << led_cls
         hands[seat] = hand & ~(1 << card)
         played |= 1 << card
@@ -753,7 +626,7 @@ def _playout_internal(g, decl, hands, trick, n, leader, decl_points, def_points,
 def _skat_points(g, skat):
     """The skat's points count for the declarer (in null games they do not
     matter, but are kept as the engine keeps them)."""
-    return _points(g, skat)
+    return mask_points(g, skat)
 
 
 @njit(cache=True, nogil=True)
@@ -832,7 +705,7 @@ def playout_cards_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader
     cards in index order.  A card the seat to move does not hold in a world,
     or may not play, is skipped there and its rows stay -1.
     """
-    n_cards = _count(cards)
+    n_cards = popcount(cards)
     n_worlds = worlds.shape[0]
     results = np.full((n_cards, n_worlds, repeats, 4), -1, np.int64)
     rng = seed_state(seed)
@@ -852,11 +725,11 @@ def playout_cards_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader
         skat_internal = to_internal_mask(g, skats[w])
         known = skat_internal if skat_known else 0
         start_points = decl_points + _skat_points(g, skat_internal)
-        legal = _legal(g, start[mover], led)
+        legal = legal_internal(g, start[mover], led)
         remaining = cards
         k = 0
         while remaining:
-            card_std = _low(remaining)
+            card_std = low_index(remaining)
             remaining &= remaining - 1
             card = TO_INTERNAL[g, card_std]
             if (legal >> card) & 1:
@@ -877,8 +750,8 @@ def playout_cards_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader
 def _play_first_then_playout(g, decl, hands, trick, n, leader, decl_points, def_points, decl_tricks, def_tricks,
                              played, voids, skat_known, ouvert, card, rng, out):
     mover = (leader + n) % 3
-    if n > 0 and CLASS[g, card] != CLASS[g, trick[0]]:
-        voids[mover] |= 1 << CLASS[g, trick[0]]
+    if n > 0 and CARD_CLASS[g, card] != CARD_CLASS[g, trick[0]]:
+        voids[mover] |= 1 << CARD_CLASS[g, trick[0]]
     hands[mover] &= ~(1 << card)
     trick[n] = card
     n += 1
@@ -927,7 +800,7 @@ def random_deal_playouts(games, count, seed):
         skat = (1 << TO_INTERNAL[g, deck[30]]) | (1 << TO_INTERNAL[g, deck[31]])
         voids[0] = voids[1] = voids[2] = 0
         decl = i % 3
-        skat_points = POINTS[g, _low(skat)] + POINTS[g, _high(skat)]
+        skat_points = POINTS[g, low_index(skat)] + POINTS[g, high_index(skat)]
         _playout_internal(g, decl, hands, trick, 0, 0, skat_points, 0, 0, 0, 0, voids, skat, False, rng, out)
         total += out[0]
     return total

@@ -16,11 +16,12 @@ import numpy as np
 import pytest
 
 from engine.cards import CARD_POINTS, points_of
-from engine.dds import core
+from engine import card_layout
+from engine.dds import bounds, context, core, endgame, null_table, search
 from engine.dds.reference import (TABLE_PATH, position_from_json, random_position, reference_per_card,
                                   reference_value, worlds_of_one_decision)
 from engine.dds.solver import Position, SolveAborted, SolverContext, solve, solve_threshold
-from engine.rules import GameType, legal_cards, trick_winner
+from engine.rules import GameType, trick_winner
 from engine.tools.warmup import SOLVER, warm_up
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,18 +48,6 @@ def _threshold_of(game: GameType, value: int, threshold: int) -> int:
     return value if game == GameType.NULL else int(value >= threshold)
 
 
-def test_core_rule_copies_match_engine_rules():
-    rng = random.Random(1)
-    for _ in range(3000):
-        game = GameType(rng.randrange(6))
-        cards = rng.sample(range(32), 13)
-        hand = sum(1 << c for c in cards[:10])
-        led = cards[10]
-        assert core.legal_cards_std(hand, int(game), led) == legal_cards(hand, game, led)
-        assert core.legal_cards_std(hand, int(game), -1) == legal_cards(hand, game, None)
-        trick = cards[10:13]
-        assert core.trick_winner_std(int(game), *trick) == trick_winner(game, trick)
-        assert core.points_std(int(game), hand) == points_of(hand)
 
 
 def test_solver_matches_reference_on_random_positions(ctx):
@@ -191,7 +180,7 @@ def _rank_mapped(pos: Position, rng: random.Random) -> tuple[Position, int, int]
         other = sorted(rng.sample(members, len(mine)), key=lambda c: STRENGTH[g][c])
         mapping.update(zip(mine, other))
     hands = tuple(sum(1 << mapping[c] for c in range(32) if h >> c & 1) for h in pos.hands)
-    lost, gained = core._point_shift(g, core.to_internal_mask(g, in_play), core.to_internal_mask(g, sum(1 << c for c in mapping.values())))
+    lost, gained = search.point_shift(g, card_layout.to_internal_mask(g, in_play), card_layout.to_internal_mask(g, sum(1 << c for c in mapping.values())))
     return replace(pos, hands=hands), lost, gained
 
 
@@ -226,15 +215,15 @@ def test_three_trick_endgame_bounds_hold_for_any_window():
             continue  # a null the declarer already lost stops early
         exact = reference_value(pos)
         g = int(game)
-        hands = [core.to_internal_mask(g, h) for h in pos.hands]
+        hands = [card_layout.to_internal_mask(g, h) for h in pos.hands]
         if game == GameType.NULL:
             acc, rem, windows = 0, 1, [(0, 1)]
         else:
             acc = pos.declarer_points
             rem = sum(points_of(h) for h in pos.hands)
-            windows = [(acc + x, acc + x + 1) for x in range(0, rem, 7)] + [(exact - 3, exact + 2), (-core.INF, core.INF)]
+            windows = [(acc + x, acc + x + 1) for x in range(0, rem, 7)] + [(exact - 3, exact + 2), (-context.INF, context.INF)]
         for alpha, beta in windows:
-            v, best = core._three_tricks(g, pos.declarer, pos.leader, *hands, acc, rem, alpha, beta, -1)
+            v, best = endgame.three_tricks(g, pos.declarer, pos.leader, *hands, acc, rem, alpha, beta, -1)
             if v <= alpha:
                 assert exact <= v, (pos, alpha, beta, v)
             elif v >= beta:
@@ -495,7 +484,7 @@ def test_pimc_obeys_stop_and_deadline_during_long_solves(threads):
 
 
 def test_stored_null_suit_table_is_the_built_one():
-    assert np.array_equal(core._build_null_suit_table(), core.NULL_SUIT_WINS), \
+    assert np.array_equal(null_table._build_null_suit_table(), null_table.NULL_SUIT_WINS), \
         "regenerate: python -c 'from engine.dds.core import write_null_suit_table; write_null_suit_table()'"
 
 
@@ -509,7 +498,7 @@ def test_null_suit_game_worked_examples():
     Budgets: k discards for each defender, u of them without a discard of the declarer."""
 
     def forced(d, a, b, ka=0, ua=None, kb=0, ub=None):
-        return core._suit_forced(core.NULL_SUIT_WINS, _ranks(*d), _ranks(*a), _ranks(*b),
+        return null_table._suit_forced(null_table.NULL_SUIT_WINS, _ranks(*d), _ranks(*a), _ranks(*b),
                                  ka, ka if ua is None else ua, kb, kb if ub is None else ub)
 
     # Declarer 8 T, A 7 J Q, B 9 A: B's 9 or ace covers every low lead - unless B
@@ -540,15 +529,15 @@ def test_static_bounds_never_contradict_the_reference():
         if pos.trick:
             continue
         g = int(game)
-        hands = [core.to_internal_mask(g, h) for h in pos.hands]
+        hands = [card_layout.to_internal_mask(g, h) for h in pos.hands]
         value = reference_value(pos)
         if game == GameType.NULL:
-            if pos.leader != pos.declarer and core._null_declarer_safe(g, pos.declarer, *hands):
+            if pos.leader != pos.declarer and null_table.null_declarer_safe(g, pos.declarer, *hands):
                 assert value == 1, pos
                 null_safe += 1
         else:
             future = sum(CARD_POINTS[c] for h in pos.hands for c in range(32) if h >> c & 1)
-            decl_sure, def_sure = core._sure_points(g, pos.declarer, pos.leader, *hands)
+            decl_sure, def_sure = bounds.sure_points(g, pos.declarer, pos.leader, *hands)
             assert pos.declarer_points + decl_sure <= value <= pos.declarer_points + future - def_sure, pos
         checked += 1
 
@@ -561,13 +550,13 @@ def test_plain_cash_stops_where_the_partner_must_ruff():
     g = int(GameType.HEARTS)
 
     def internal(*cards):
-        return core.to_internal_mask(g, mask_of(cards))
+        return card_layout.to_internal_mask(g, mask_of(cards))
 
     leader = internal(Card.CA, Card.SA)
     declarer = internal(Card.C7, Card.S7)
-    assert core._plain_cash(g, leader, declarer, 0, False, internal(Card.C8, Card.S8)) == 22
-    assert core._plain_cash(g, leader, declarer, 0, False, internal(Card.H7, Card.H8)) == 11
-    assert core._plain_cash(g, leader, declarer, 0, False, internal(Card.H7, Card.D8)) == 22
+    assert bounds._plain_cash(g, leader, declarer, 0, False, internal(Card.C8, Card.S8)) == 22
+    assert bounds._plain_cash(g, leader, declarer, 0, False, internal(Card.H7, Card.H8)) == 11
+    assert bounds._plain_cash(g, leader, declarer, 0, False, internal(Card.H7, Card.D8)) == 22
 
 
 def test_static_bounds_hold_deeper_in_the_game():
@@ -580,10 +569,10 @@ def test_static_bounds_hold_deeper_in_the_game():
         game = GameType(i % 5)
         pos = random_position(rng, game, 3 * rng.randrange(1, 8))
         g = int(game)
-        hands = [core.to_internal_mask(g, h) for h in pos.hands]
+        hands = [card_layout.to_internal_mask(g, h) for h in pos.hands]
         value = solve(pos, per_card=False, ctx=exact_ctx).value
         future = sum(CARD_POINTS[c] for h in pos.hands for c in range(32) if h >> c & 1)
-        decl_sure, def_sure = core._sure_points(g, pos.declarer, pos.leader, *hands)
+        decl_sure, def_sure = bounds.sure_points(g, pos.declarer, pos.leader, *hands)
         assert pos.declarer_points + decl_sure <= value <= pos.declarer_points + future - def_sure, pos
         tightened += decl_sure > 0 or def_sure > 0
     assert tightened > 100  # the bounds are not vacuous
@@ -601,10 +590,10 @@ def test_sure_points_do_not_count_a_trick_twice():
                           (1 << card(heart, ace)) | (1 << card(spade, seven)),
                           (1 << card(club, jack)) | (1 << card(spade, jack))))
     g = int(pos.game)
-    hands = [core.to_internal_mask(g, h) for h in pos.hands]
+    hands = [card_layout.to_internal_mask(g, h) for h in pos.hands]
     value = reference_value(pos)
     future = sum(CARD_POINTS[c] for h in pos.hands for c in range(32) if h >> c & 1)
-    decl_sure, def_sure = core._sure_points(g, pos.declarer, pos.leader, *hands)
+    decl_sure, def_sure = bounds.sure_points(g, pos.declarer, pos.leader, *hands)
     assert decl_sure <= value <= future - def_sure
 
 
@@ -612,7 +601,7 @@ def test_table_key_pext_packs_the_selected_bits():
     """The table key's pext (BMI2 instruction or byte tables, whichever this host uses)."""
     from numba import njit
 
-    pext = njit(lambda x, u: core._pext(x, u))
+    pext = njit(lambda x, u: card_layout.pext(x, u))
     rng = random.Random(5)
     for _ in range(500):
         x, u = rng.getrandbits(32), rng.getrandbits(32)

@@ -1,5 +1,5 @@
-"""The numba core of the heuristic player: its rules pinned to engine.rules,
-playouts that keep every rule, and the batched entry points."""
+"""The numba core of the heuristic player: playouts that keep every rule, and the
+batched entry points (its rules are ``engine.card_layout``'s, pinned in test_card_layout)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import threading
 import numpy as np
 import pytest
 
-from engine.cards import CARD_POINTS, FULL_DECK, cards_of, points_of
+from engine.cards import FULL_DECK, cards_of
+from engine import card_layout
 from engine.game import Bid, Deal, Declare, GameState, Pass, Play
 from engine.players import heuristic_core as core
 from engine.players.heuristic import HeuristicPlayer
@@ -21,45 +22,8 @@ from engine.players.playout import (
     playout_worlds,
     shown_voids,
 )
-from engine.rules import GameType, legal_cards, trick_winner
+from engine.rules import GameType
 from engine.scoring import Declaration
-
-
-def random_hand(rng: random.Random, size: int) -> int:
-    return sum(1 << c for c in rng.sample(range(32), size))
-
-
-def test_legal_cards_match_engine_rules_on_random_positions():
-    rng = random.Random(1)
-    for _ in range(3000):
-        game = GameType(rng.randrange(6))
-        hand = random_hand(rng, rng.randint(1, 10))
-        led = rng.choice([None] + list(range(32)))
-        expected = legal_cards(hand, game, led)
-        assert core.legal_cards_std(hand, int(game), -1 if led is None else led) == expected
-
-
-def test_trick_winner_matches_engine_rules_on_random_tricks():
-    rng = random.Random(2)
-    for _ in range(3000):
-        game = GameType(rng.randrange(6))
-        cards = rng.sample(range(32), 3)
-        assert core.trick_winner_std(int(game), *cards) == trick_winner(game, cards)
-
-
-def test_points_match_card_points_on_random_masks():
-    rng = random.Random(3)
-    for _ in range(1000):
-        game = rng.randrange(6)
-        mask = rng.getrandbits(32)
-        assert core.points_std(game, mask) == points_of(mask)
-    assert core.points_std(0, FULL_DECK) == 120
-
-
-def test_internal_layout_round_trips_every_card():
-    for game in range(6):
-        for card in range(32):
-            assert core.to_standard_mask(game, core.to_internal_mask(game, 1 << card)) == 1 << card
 
 
 def declared_hand_game(deal: Deal, game: GameType, declarer: int = 1) -> GameState:
@@ -153,9 +117,9 @@ def test_shown_voids_come_from_cards_that_did_not_follow():
         state.push(Play(rng.choice(list(cards_of(state.legal_cards())))))
     voids = shown_voids(GameType.GRAND, state.tricks, (), 0)
     for trick in state.tricks:
-        led = core.CLASS[4, core.TO_INTERNAL[4, trick.cards[0]]]
+        led = card_layout.CARD_CLASS[4, card_layout.TO_INTERNAL[4, trick.cards[0]]]
         for i, card in enumerate(trick.cards[1:], 1):
-            if core.CLASS[4, core.TO_INTERNAL[4, card]] != led:
+            if card_layout.CARD_CLASS[4, card_layout.TO_INTERNAL[4, card]] != led:
                 assert voids[trick.seat_of(i)] >> led & 1
 
 
@@ -246,10 +210,6 @@ def test_random_deal_kernel_is_deterministic():
     assert core.random_deal_playouts(games, 300, 11) == core.random_deal_playouts(games, 300, 11)
 
 
-def test_card_points_table_agrees():
-    for game in range(6):
-        for card in range(32):
-            assert core.POINTS[game, core.TO_INTERNAL[game, card]] == CARD_POINTS[card]
 
 
 @pytest.mark.slow
