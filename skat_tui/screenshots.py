@@ -88,6 +88,31 @@ async def replay_shot(out: Path) -> None:
         app.save_screenshot("replay.svg", str(out))
 
 
+async def review_shot(out: Path) -> None:
+    """A real ISS game reviewed as ``skat review`` does by default, at its first mistake."""
+    import shutil
+
+    from engine.limits import Limit
+    from engine.record import read_records
+    from engine.review import review_record, store_cached
+
+    from .app import SkatApp
+    from .settings import Settings
+
+    scratch = Path(tempfile.mkdtemp(prefix="skat-review-shot-"))
+    path = scratch / "games.sgf"
+    shutil.copy(Path(__file__).resolve().parent.parent / "assets" / "iss-samples.sgf", path)
+    records, _ = read_records(path)
+    record = next(r for r in records if r.id == "684159")
+    store_cached(path, [review_record(record, "pimc", Limit(simulations=100), seed=1, threads=2)])
+    app = SkatApp(records=[record], settings=Settings(), record_path=str(path))
+    async with app.run_test(size=(100, 36)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("n")
+        await pilot.pause(0.2)
+        app.save_screenshot("review.svg", str(out))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Make the README's screenshots.")
     parser.add_argument("--out", default="docs")
@@ -99,6 +124,7 @@ def main(argv: list[str] | None = None) -> None:
     os.environ["SKAT_DATA_DIR"] = os.environ["SKAT_CONFIG_DIR"] = scratch  # never touch the user's series
     asyncio.run(table_shots(out, args.seed))
     asyncio.run(replay_shot(out))
+    asyncio.run(review_shot(out))
     print(f"screenshots in {out}")
 
 

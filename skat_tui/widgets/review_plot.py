@@ -45,7 +45,7 @@ def course_lines(review: GameReview, position: int | None, width: int) -> list[T
     chances = view_chances(review)
     lines = []
     labels = [Text("decl. 100%".rjust(LABEL_WIDTH - 1) + " ", style="dim"),
-              Text.assemble(" " * (LABEL_WIDTH - 10), ("decl", DECLARER_VIEW), "/", ("def", DEFENDER_VIEW), " view "),
+              Text.assemble(" " * (LABEL_WIDTH - 9), ("decl", DECLARER_VIEW), "/", ("def", DEFENDER_VIEW), " "),
               Text("0%".rjust(LABEL_WIDTH - 1) + " ", style="dim")]
     for row in range(BAR_ROWS):
         line = labels[row].copy()

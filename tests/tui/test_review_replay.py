@@ -10,7 +10,7 @@ from engine.record import read_records
 from engine.review import cache_path, load_cached, review_record, store_cached
 from skat_tui.app import SkatApp
 from skat_tui.screens.replay_screen import ReplayScreen
-from skat_tui.widgets.review_plot import ReviewPlot
+from skat_tui.widgets.review_plot import LABEL_WIDTH, ReviewPlot
 from tui_fakes import wait_until
 
 PLANTED = Path(__file__).parent.parent / "data" / "planted-blunder.sgf"
@@ -46,6 +46,9 @@ async def test_the_replay_shows_the_cached_review_and_jumps_to_the_blunder(tmp_p
         cursor = plot.plain().splitlines()[-1]
         marks = plot.plain().splitlines()[-2]
         assert cursor.index("▲") == marks.index("??")  # the cursor stands under the blunder's mark
+        course = plot.plain().splitlines()[1:-1]  # three rows of bars, the double-dummy strip, the marks
+        assert course[3].index("▀") == LABEL_WIDTH  # the labels are as wide in every row
+        assert {len(line) for line in course} == {LABEL_WIDTH + 2 * len(plot.review.decisions)}
         await pilot.press("home", "N")  # backwards from the start wraps to the last marked card
         assert screen.navigator.position == marked[-1].move + 1
 
