@@ -96,10 +96,13 @@ class SkatApp(App):
         self.notify(note, title="Search core", timeout=20 if first else 10)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
         from .screens.table import TableScreen
 
         table = next((s for s in self.screen_stack if isinstance(s, TableScreen)), None)
+        for command in super().get_system_commands(screen):
+            if table is not None and command.title == "Keys":
+                continue  # Textual's own key panel; the table's "Keys" list below says more
+            yield command
         if table is not None:
             yield SystemCommand("Score sheet", "Show the score sheet of the series", table.action_score_sheet)
             yield SystemCommand("Settings", "Opponents, budgets, display", table.action_settings)
@@ -107,7 +110,7 @@ class SkatApp(App):
             yield SystemCommand("Last trick", "Show or hide the last trick", table.action_last_trick)
             yield SystemCommand("Hint", "What an AI would do in your position", table.action_hint)
             yield SystemCommand("New series", "Drop the scores and start over", table.new_series)
-            yield SystemCommand("Keys", "Every key binding", table.action_help)
+            yield SystemCommand("Keys", "Every key binding of the table (?)", table.action_help)
 
 
 def open_session(seed: int | None, new_series: bool = False,

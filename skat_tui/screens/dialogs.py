@@ -169,8 +169,8 @@ class ScoreSheetScreen(ModalScreen[None]):
         self.series = series
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog wide"):
-            yield Label("Score sheet — plain list and Seeger-Fabian (SF); ↑/↓ scroll, Escape closes")
+        with Vertical(classes="dialog wide", id="sheet-dialog"):
+            yield Label("Score sheet: plain scores, Seeger-Fabian (SF) in brackets · ↑/↓ scroll · Esc closes")
             yield ScoreSheet(self.series, id="score-sheet")
 
     def on_mount(self) -> None:

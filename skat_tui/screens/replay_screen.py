@@ -53,14 +53,14 @@ class ReplayScreen(Screen):
         Binding("right", "step(1)", "Next card"),
         Binding("left", "step(-1)", "Back"),
         Binding("right_square_bracket", "trick(1)", "Next trick"),
-        Binding("left_square_bracket", "trick(-1)", "Prev trick"),
+        Binding("left_square_bracket", "trick(-1)", "Prev trick", show=False),  # the footer fits 80 columns; ? lists it
         Binding("home", "home", "Start"),
         Binding("end", "end", "End"),
         Binding("v", "cycle_view", "View"),
         Binding("g", "pick_game", "Games"),
         Binding("d", "toggle_debug", "Debug"),
         Binding("a", "analyse", "Run AI here"),
-        Binding("l", "last_trick", "Last trick"),
+        Binding("l", "last_trick", "Last trick", show=False),
         Binding("r", "review", "Review"),
         Binding("n", "next_mark(1)", "Next mistake"),
         Binding("N", "next_mark(-1)", "Prev mistake", show=False),
@@ -97,7 +97,7 @@ class ReplayScreen(Screen):
         yield Static("", id="status")
         yield ReviewPlot(id="review")
         yield DebugPanel(id="debug")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         if self.errors:

@@ -121,7 +121,7 @@ class TableScreen(Screen):
         Binding("t", "score_sheet", "Scores"),
         Binding("d", "toggle_debug", "Debug"),
         Binding("i", "hint", "Hint"),
-        Binding("o", "settings", "Settings"),
+        Binding("o", "settings", "Settings", show=False),  # in the keys list and the palette: the footer fits 80 columns
         Binding("question_mark", "help", "Keys"),
         Binding("q", "quit_table", "Quit"),
         Binding("ctrl+c", "quit_now", "Quit now", show=False, priority=True),
@@ -178,7 +178,7 @@ class TableScreen(Screen):
             yield MouseButton("Declare (k)", id="btn-declare", compact=True)
             yield MouseButton("Next game (n)", id="btn-next", compact=True)
         yield DebugPanel(id="debug")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.session.report = self.report_file_error
@@ -278,6 +278,9 @@ class TableScreen(Screen):
         if seat != self.human_seat:
             shown = self.state.visible_move(move, self.human_seat)  # an opponent's discard stays hidden
             self.say(f"{self.names[seat]} {describe_move(shown, self.settings.german)}.")
+        else:
+            # replaces the prompt, which would go stale while an opponent thinks
+            self.say(f"You {describe_advice(move, german=self.settings.german)}.")
         self.selected = 0
         self.refresh_table()
         self.advance()

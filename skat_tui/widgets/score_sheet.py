@@ -13,25 +13,27 @@ def _signed(n: int) -> str:
 
 
 def score_rows(series: Series) -> list[tuple[str, ...]]:
-    """One row per game, then the totals: number, declarer, game, bid, card points,
-    value, plain changes per player, Seeger-Fabian changes per player."""
+    """One row per game, then the totals: number, declarer and game, bid, card points,
+    result, then per player the plain change with the Seeger-Fabian change in brackets.
+
+    Plain and Seeger-Fabian share a player's column so the sheet fits 80 columns."""
     rows = []
     names = series.names
     for entry in series.entries:
         plain, sf = entry.scores(series.table_size)
         result = entry.result
         if result is None:
-            game, declarer, bid, points, value = "passed in", "–", "", "", ""
+            game, bid, points, value = "passed", "", "", ""
         else:
-            declarer = names[entry.seats[result.declarer]]
-            game = result.declaration.iss()
+            game = f"{names[entry.seats[result.declarer]]} {result.declaration.iss()}"
             bid = str(result.bid)
             points = str(result.declarer_points)
-            value = ("won " if result.won else "lost ") + str(result.game_value) + (" overbid" if result.overbid else "")
-        rows.append((str(entry.number), declarer, game, bid, points, value,
-                     *(_signed(p) for p in plain), *(_signed(s) for s in sf)))
+            # an overbid game always counts as lost
+            value = ("overbid " if result.overbid else "won " if result.won else "lost ") + str(result.game_value)
+        rows.append((str(entry.number), game, bid, points, value,
+                     *(f"{_signed(p)} ({_signed(s)})" for p, s in zip(plain, sf))))
     totals = series.totals()
-    rows.append(("Σ", "", "", "", "", "", *(str(t.score) for t in totals), *(str(t.seeger_fabian) for t in totals)))
+    rows.append(("Σ", "", "", "", "", *(f"{t.score} ({t.seeger_fabian})" for t in totals)))
     return rows
 
 
@@ -39,7 +41,7 @@ class ScoreSheet(DataTable):
     """Scrollable list of the series; the last row holds the totals."""
 
     DEFAULT_CSS = """
-    ScoreSheet { height: auto; max-height: 100%; }
+    ScoreSheet { height: auto; max-height: 100%; scrollbar-size-vertical: 1; }
     """
 
     def __init__(self, series: Series, **kwargs) -> None:
@@ -47,9 +49,7 @@ class ScoreSheet(DataTable):
         self.series = series
 
     def on_mount(self) -> None:
-        names = self.series.names
-        self.add_columns("#", "Declarer", "Game", "Bid", "Pts", "Result",
-                         *names, *(f"SF {n}" for n in names))
+        self.add_columns("#", "Game", "Bid", "Pts", "Result", *(f"{n} (SF)" for n in self.series.names))
         self.reload()
 
     def reload(self) -> None:

@@ -12,7 +12,7 @@ from skat_tui.settings import OpponentSettings
 from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.debug_panel import DebugPanel
 
-from tui_fakes import PassivePlayer, wait_until
+from tui_fakes import PassivePlayer, ThinkingPlayer, wait_until
 
 SEED = 3  # both opponents pass; the human (forehand) may open the bidding
 
@@ -97,3 +97,25 @@ async def test_help_keys_never_run_into_their_description(fast_settings):
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = str(app.screen.query_one("#help-text").render())
         assert "1–0 " in text and "1–0choose" not in text
+
+
+async def test_the_prompt_goes_once_the_human_has_moved(fast_settings):
+    """'Your card to …' must not stay up while an opponent thinks."""
+    west = ThinkingPlayer()
+    session = TableSession.new(SEED, series_save_path())
+    app = SkatApp(session=session, settings=fast_settings, players={1: west, 2: PassivePlayer()})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("b", "s", "1", "2", "x")
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await pilot.press("5", "enter")
+        await wait_until(pilot, lambda: screen.my_turn)
+        assert screen.message.startswith("Your card (you lead)")
+        card = screen.query_one(HandRow).card_at_cursor
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.state.to_move == 1 and west.calls > 0)
+        status = str(screen.query_one("#status").render())
+        assert status == f"You play {card.unicode()}." and "Your card" not in status
+        west.release.set()
+        await wait_until(pilot, lambda: screen.state.to_move != 1)

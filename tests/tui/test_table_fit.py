@@ -1,0 +1,137 @@
+"""The table at 80 and 100 columns: footer, score sheet and palette stay readable."""
+
+from __future__ import annotations
+
+import pytest
+
+from skat_tui.app import SkatApp
+from skat_tui.persistence import TableSession, series_save_path
+from skat_tui.screens.declaration import DeclarationDialog
+from skat_tui.screens.dialogs import ResultScreen, ScoreSheetScreen
+from skat_tui.screens.table import TableScreen
+from skat_tui.widgets.cards import HandRow
+from skat_tui.widgets.score_sheet import ScoreSheet
+from textual.widgets import Footer
+
+from tui_fakes import PassivePlayer, wait_until
+
+SEED = 3  # both opponents pass; the human (forehand) opens, plays Grand and loses it schneider
+
+
+def new_app(settings) -> SkatApp:
+    session = TableSession.new(SEED, series_save_path())
+    return SkatApp(session=session, settings=settings, players={1: PassivePlayer(), 2: PassivePlayer()})
+
+
+def table(app: SkatApp) -> TableScreen:
+    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
+
+
+def fits(widget) -> bool:
+    """Nothing of the widget's content is scrolled out of view sideways."""
+    return widget.virtual_size.width <= widget.scrollable_content_region.width
+
+
+def footer_keys(app) -> str:
+    return " ".join(str(key.description) for key in app.screen.query("FooterKey"))
+
+
+async def play_one_game(pilot, screen, check) -> None:
+    """Bid, take the skat, discard, declare Grand, play the first legal card each trick;
+    ``check()`` runs at each of the human's turns, once the footer has followed."""
+
+    async def checked():
+        await pilot.pause(0.05)
+        check()
+
+    await wait_until(pilot, lambda: screen.my_turn)
+    await checked()
+    await pilot.press("b")
+    await checked()
+    await pilot.press("s", "1", "2")
+    await checked()
+    await pilot.press("x")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, DeclarationDialog))
+    await pilot.press("5", "enter")
+    state = screen.state
+    while not state.is_over:
+        await wait_until(pilot, lambda: screen.my_turn or state.is_over)
+        if state.is_over:
+            break
+        await checked()
+        hand, legal = screen.query_one(HandRow).cards, state.legal_cards()
+        await pilot.press("1234567890"[next(i for i, c in enumerate(hand) if legal >> c & 1)])
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_footer_shows_every_key_it_lists_in_full(fast_settings, size):
+    app = new_app(fast_settings)
+    async with app.run_test(size=size) as pilot:
+        screen = table(app)
+        seen = []
+
+        def check():
+            footer = app.screen.query_one(Footer)
+            assert fits(footer), footer_keys(app)
+            seen.append(footer_keys(app))
+
+        await play_one_game(pilot, screen, check)
+        await wait_until(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.pause(0.05)
+        check()
+        assert all("Quit" in keys and "Keys" in keys for keys in seen), seen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+async def test_the_score_sheet_shows_every_column_in_full(fast_settings, size):
+    app = new_app(fast_settings)
+    async with app.run_test(size=size) as pilot:
+        screen = table(app)
+        await play_one_game(pilot, screen, lambda: None)
+        await wait_until(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await pilot.pause(0.1)
+        sheet = app.screen.query_one(ScoreSheet)
+        assert fits(sheet)
+        # the human lost Grand schneider at 72: each defender gets +40 in Seeger-Fabian
+        row = [str(cell) for cell in sheet.get_row_at(0)]
+        assert row[1:5] == ["You G", "18", "26", "lost 72"]
+        assert row[5:] == ["-144 (-194)", "· (+40)", "· (+40)"]
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("t")
+        assert isinstance(app.screen, ScoreSheetScreen)
+        await pilot.pause(0.1)
+        assert fits(app.screen.query_one(ScoreSheet))
+        label = app.screen.query_one("Label")
+        assert label.size.width >= len(str(label.render()))
+
+
+async def test_the_command_palette_lists_keys_once(fast_settings):
+    app = new_app(fast_settings)
+    async with app.run_test() as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        titles = [command.title for command in app.get_system_commands(screen)]
+        assert titles.count("Keys") == 1 and "Score sheet" in titles
+        keys = next(c for c in app.get_system_commands(screen) if c.title == "Keys")
+        keys.callback()
+        await pilot.pause()
+        assert "bid the next value" in str(app.screen.query_one("#help-text").render())
+
+
+async def test_the_replay_footer_fits_80_columns():
+    from pathlib import Path
+
+    from engine.record import read_records
+    from skat_tui.settings import Settings
+
+    records, _ = read_records(Path(__file__).parent.parent / "data" / "iss-samples.sgf")
+    app = SkatApp(records=records[1:2], settings=Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("right", "right")
+        await pilot.pause(0.1)
+        assert fits(app.screen.query_one(Footer))
+        assert "Quit" in footer_keys(app)
