@@ -35,7 +35,38 @@ from .scoring import Declaration, GameResult, evaluate, null_value
 
 
 class IllegalMoveError(ValueError):
-    """A move that the rules do not allow here; the message says why."""
+    """A move that the rules do not allow here; the message says why.
+
+    The cards and the game a message names are kept apart from its words
+    (``template`` with ``{name}`` fields, ``parts``), so ``describe(german=True)``
+    can name them with German ranks and suits; ``str()`` is the English text."""
+
+    def __init__(self, template: str, **parts: Card | CardSet | Declaration | Wording) -> None:
+        self.template = template
+        self.parts = parts
+        super().__init__(self.describe())
+
+    def describe(self, german: bool = False) -> str:
+        if not self.parts:
+            return self.template
+        return self.template.format(**{name: _name_of(part, german) for name, part in self.parts.items()})
+
+
+@dataclass(frozen=True)
+class Wording:
+    """A part of a message that names cards or games, in English and with German names."""
+
+    english: str
+    german: str
+
+    def describe(self, german: bool = False) -> str:
+        return self.german if german else self.english
+
+
+def _name_of(part: Card | CardSet | Declaration | Wording, german: bool) -> str:
+    if isinstance(part, (Declaration, Wording)):
+        return part.describe(german)
+    return part.unicode(german) or "none"
 
 
 def _index(value: object) -> int | None:
@@ -463,9 +494,9 @@ class GameState:
                 ]
         return [d for d in result if self.declaration_problem(d) is None]
 
-    def declaration_problem(self, decl: Declaration) -> str | None:
-        """Why ``decl`` cannot be declared now, or None if it can."""
-        problem = decl.problem()
+    def declaration_problem(self, decl: Declaration, german: bool = False) -> str | None:
+        """Why ``decl`` cannot be declared now, or None if it can (``german``: suits named Kreuz, Pik, …)."""
+        problem = decl.problem(german)
         if problem:
             return problem
         if decl.hand and self.skat_taken:
@@ -475,7 +506,7 @@ class GameState:
         if decl.game == GameType.NULL and null_value(decl) < self.bid:
             # A null game is worth exactly its own value: declared below the
             # bid it could only be lost as overbid, so (as in XSkat) it is refused.
-            return f"{decl.describe()} is worth {null_value(decl)}, below the bid of {self.bid}"
+            return f"{decl.describe(german)} is worth {null_value(decl)}, below the bid of {self.bid}"
         return None
 
     # ------------------------------------------------------------ notation
@@ -698,11 +729,10 @@ class GameState:
         else:
             cards = _checked_mask(cards, "the discard")
             if cards.bit_count() != 2:
-                raise IllegalMoveError(f"discard exactly two cards, not {CardSet(cards).unicode() or 'none'}")
+                raise IllegalMoveError("discard exactly two cards, not {cards}", cards=CardSet(cards))
             known = self.hands[seat]
             if self.knows_hand(seat) and cards & ~known:
-                missing = CardSet(cards & ~known).unicode()
-                raise IllegalMoveError(f"you do not hold {missing}")
+                raise IllegalMoveError("you do not hold {missing}", missing=CardSet(cards & ~known))
             self.hands[seat] &= ~cards
             self.discard = cards
             if cards is not move.cards:
@@ -715,11 +745,12 @@ class GameState:
         decl = _checked_declaration(move.declaration)
         problem = self.declaration_problem(decl)
         if problem:
-            raise IllegalMoveError(f"cannot declare {decl.describe()}: {problem}")
+            raise IllegalMoveError("cannot declare {game}: {problem}", game=decl,
+                                   problem=Wording(problem, self.declaration_problem(decl, german=True)))
         revealed = move.revealed
         if revealed is not None:
             if not decl.ouvert:
-                raise IllegalMoveError(f"only an ouvert game shows the declarer's hand, not {decl.describe()}")
+                raise IllegalMoveError("only an ouvert game shows the declarer's hand, not {game}", game=decl)
             revealed = _checked_mask(revealed, "the ouvert hand")
         self.declaration = decl
         if decl.ouvert:
@@ -747,20 +778,18 @@ class GameState:
         bit = 1 << card
         if self.knows_hand(seat):
             if not hand & bit:
-                raise IllegalMoveError(f"{SEAT_NAMES[seat]} does not hold {card.unicode()}")
+                raise IllegalMoveError(f"{SEAT_NAMES[seat]} does not hold {{card}}", card=card)
             if self.trick:
                 led = self.trick[0]
                 allowed = legal_cards(hand, game, led)
                 if not allowed & bit:
-                    must = CardSet(hand & follow_mask(game, led)).unicode()
-                    raise IllegalMoveError(
-                        f"{card.unicode()} does not follow {describe_class(game, led)} (you hold {must})"
-                    )
+                    raise IllegalMoveError(f"{{card}} does not follow {describe_class(game, led)} (you hold {{must}})",
+                                           card=card, must=CardSet(hand & follow_mask(game, led)))
         else:
             if self.played & bit or any(self.hands[s] & bit for s in range(3) if s != seat) or (
                 self.skat_known and (self.skat & bit) and not (self.skat_taken and self.declarer == seat)
             ) or self.discard & bit:
-                raise IllegalMoveError(f"{card.unicode()} cannot be in {SEAT_NAMES[seat]}'s hand")
+                raise IllegalMoveError(f"{{card}} cannot be in {SEAT_NAMES[seat]}'s hand", card=card)
         self.hands[seat] &= ~bit
         self.hand_sizes[seat] -= 1
         self.trick = self.trick + (card,)

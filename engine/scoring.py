@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .cards import Card, Mask, Rank, Suit
+from .cards import GERMAN_SUIT_NAMES, Card, Mask, Rank, Suit
 from .rules import NULL_VALUES, GameType
 
 # Trump order from the top, for counting matadors.
@@ -61,8 +61,8 @@ class Declaration:
     def schwarz_announced(self) -> bool:
         return self.game != GameType.NULL and (self.schwarz or self.ouvert)
 
-    def problem(self) -> str | None:
-        """Why this declaration is not allowed, or None."""
+    def problem(self, german: bool = False) -> str | None:
+        """Why this declaration is not allowed, or None (``german``: suits named Kreuz, Pik, …)."""
         if self.game == GameType.NULL:
             if self.schneider or self.schwarz:
                 return "schneider and schwarz cannot be announced in a null game"
@@ -70,7 +70,7 @@ class Declaration:
         if (self.schneider or self.schwarz) and not self.hand:
             return "schneider or schwarz may only be announced in a hand game"
         if self.ouvert and not self.hand:
-            return f"{self.game.label} ouvert must be played hand"
+            return f"{self.game_name(german)} ouvert must be played hand"
         return None
 
     def iss(self) -> str:
@@ -86,8 +86,13 @@ class Declaration:
             code += "O"
         return code
 
-    def describe(self) -> str:
-        words = [self.game.label]
+    def game_name(self, german: bool = False) -> str:
+        """'Clubs', 'Grand'; ``german`` names a suit game Kreuz, Pik, Herz or Karo."""
+        return GERMAN_SUIT_NAMES[Suit(self.game)] if german and self.game.is_suit else self.game.label
+
+    def describe(self, german: bool = False) -> str:
+        """'Clubs hand', 'Grand ouvert' (``german``: 'Kreuz hand')."""
+        words = [self.game_name(german)]
         if self.hand:
             words.append("hand")
         if self.ouvert:

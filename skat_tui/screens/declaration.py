@@ -115,7 +115,7 @@ class DeclarationDialog(ModalScreen[Declaration | None]):
                            schwarz=flags["schwarz"], ouvert=flags["ouvert"])
 
     def problem(self, decl: Declaration) -> str | None:
-        return self.state.declaration_problem(decl)
+        return self.state.declaration_problem(decl, self.german)
 
     def refresh_choices(self) -> None:
         """Disable what the engine forbids and say why."""
@@ -144,7 +144,7 @@ class DeclarationDialog(ModalScreen[Declaration | None]):
         problem = self.problem(decl)
         reasons = [f"{name}: {box.tooltip}" for name in FLAGS
                    if (box := self.query_one(f"#flag-{name}", Checkbox)).disabled and box.tooltip]
-        summary = f"✗ {problem}" if problem else f"✓ {decl.describe()}"
+        summary = f"✗ {problem}" if problem else f"✓ {decl.describe(self.german)}"
         if self.hand and decl.game != GameType.NULL:
             # the skat counts for the matadors, and a hand game has not seen it
             summary += " · values if the skat does not change the matadors"
@@ -176,7 +176,7 @@ class DeclarationDialog(ModalScreen[Declaration | None]):
     def action_choose_game(self, index: int) -> None:
         button = self.query_one(f"#game-{GAME_ORDER[index].name}", RadioButton)
         if button.disabled:
-            self.notify(f"{GAME_ORDER[index].label}: {button.tooltip}", severity="warning")
+            self.notify(f"{game_label(GAME_ORDER[index], self.german)}: {button.tooltip}", severity="warning")
             return
         button.value = True
 

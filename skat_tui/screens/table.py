@@ -271,8 +271,9 @@ class TableScreen(Screen):
             self.session.push(move)
         except IllegalMoveError as exc:
             if seat == self.human_seat:
-                self.say(f"Not allowed: {exc}", error=True)
-                self.notify(str(exc), title="Illegal move", severity="error")
+                reason = exc.describe(self.settings.german)  # the engine's reason, with the table's card names
+                self.say(f"Not allowed: {reason}", error=True)
+                self.notify(reason, title="Illegal move", severity="error")
             raise
         self.runner.cancel()  # a hint still thinking about the position before this move is of no use now
         if seat != self.human_seat:
@@ -355,7 +356,7 @@ class TableScreen(Screen):
         try:
             self.apply(seat, decision.move)
         except IllegalMoveError as exc:
-            self.replace_failed_player(seat, f"chose an illegal move: {exc}")
+            self.replace_failed_player(seat, f"chose an illegal move: {exc.describe(self.settings.german)}")
 
     def opponent_failed(self, seat: int, error: Exception) -> None:
         """A crashed AI: show it, seat the heuristic player, and go on with the game."""

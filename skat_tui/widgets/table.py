@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from engine.cards import GERMAN_SUIT_NAMES, Card, Suit, cards_of
+from engine.cards import Card, cards_of
 from engine.game import Bid, GameState, Hold, Pass, Phase, Trick
 from engine.rules import SEAT_NAMES, sorted_cards
 from engine.scoring import Declaration
@@ -28,10 +28,7 @@ def points_and_tricks(points: int, tricks: int) -> str:
 
 
 def describe_declaration(decl: Declaration, german: bool = False) -> str:
-    text = decl.describe()
-    if german and decl.game.is_suit:
-        text = text.replace(decl.game.label, GERMAN_SUIT_NAMES[Suit(decl.game)], 1)
-    return text
+    return decl.describe(german)
 
 
 def bidding_lines(state: GameState, names: tuple[str, str, str]) -> list[str]:

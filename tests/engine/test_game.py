@@ -6,7 +6,7 @@ from engine.game import (
     ShowCards,
 )
 from engine.record import GameRecord, format_record, parse_record
-from engine.rules import FOREHAND, MIDDLEHAND, REARHAND, GameType
+from engine.rules import FOREHAND, MIDDLEHAND, REARHAND, GameType, follow_mask
 from engine.scoring import Declaration
 
 
@@ -191,6 +191,37 @@ def test_follow_rules_and_message():
         s2.push(Play(Card.HQ))
     with pytest.raises(IllegalMoveError, match="does not hold"):
         s2.push(Play(Card.CK))
+
+
+def test_illegal_move_messages_name_cards_and_games_in_either_language():
+    s = state_after(Pass(), Bid(18), Pass())
+    s.push(Declare(Declaration(GameType.DIAMONDS, hand=True)))
+    s.push(Play(Card.CJ))
+    s.push(Play(Card.HA))
+    with pytest.raises(IllegalMoveError) as refused:
+        s.push(Play(Card.HQ))
+    must = CardSet(s.hands[s.to_move] & follow_mask(GameType.DIAMONDS, Card.CJ))
+    assert str(refused.value) == f"♥Q does not follow trump (you hold {must.unicode()})"
+    assert refused.value.describe(german=True) == f"♥D does not follow trump (you hold {must.unicode(True)})"
+    hand = state_after(Pass(), Bid(18), Pass())
+    hand.push(PickUp())
+    with pytest.raises(IllegalMoveError) as refused:
+        hand.push(Discard(1 << Card.CJ))
+    assert refused.value.describe(german=True) == "discard exactly two cards, not ♣B"
+    took_skat = state_after(Pass(), Bid(18), Pass())
+    took_skat.push(PickUp())
+    two = list(CardSet(took_skat.hands[took_skat.declarer]))[:2]
+    took_skat.push(Discard((1 << two[0]) | (1 << two[1])))
+    with pytest.raises(IllegalMoveError) as refused:
+        took_skat.push(Declare(Declaration(GameType.CLUBS, hand=True)))
+    assert str(refused.value).startswith("cannot declare Clubs hand: ")
+    assert refused.value.describe(german=True).startswith("cannot declare Kreuz hand: ")
+    ouvert = Declaration(GameType.SPADES, ouvert=True)
+    assert took_skat.declaration_problem(ouvert) == "Spades ouvert must be played hand"
+    assert took_skat.declaration_problem(ouvert, german=True) == "Pik ouvert must be played hand"
+    with pytest.raises(IllegalMoveError) as refused:
+        took_skat.push(Declare(ouvert))
+    assert refused.value.describe(german=True) == "cannot declare Pik ouvert: Pik ouvert must be played hand"
 
 
 def test_null_declarer_taking_a_trick_ends_the_game_at_once():

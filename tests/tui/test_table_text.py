@@ -119,3 +119,33 @@ async def test_the_prompt_goes_once_the_human_has_moved(fast_settings):
         assert status == f"You play {card.unicode()}." and "Your card" not in status
         west.release.set()
         await wait_until(pilot, lambda: screen.state.to_move != 1)
+
+
+async def test_with_german_names_every_card_and_suit_at_the_table_is_german(fast_settings):
+    fast_settings.german = True
+    app = new_app(fast_settings)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("b", "s", "1", "2", "x")
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await pilot.press("1")  # clubs
+        await pilot.pause()
+        reason = str(app.screen.query_one("#declare-reason").render())
+        assert reason.startswith("✓ Kreuz") and "Clubs" not in reason
+        await pilot.press("enter")
+        state = screen.state
+        assert state.declaration.game.name == "CLUBS"
+        while True:  # the first trick where the human cannot play every card
+            await wait_until(pilot, lambda: screen.my_turn or state.is_over)
+            assert not state.is_over, "no refused card in this game"
+            hand, legal = screen.query_one(HandRow).cards, state.legal_cards()
+            illegal = [i for i, c in enumerate(hand) if not legal >> c & 1]
+            if illegal:
+                break
+            await pilot.press("1234567890"[next(i for i, c in enumerate(hand) if legal >> c & 1)])
+        await pilot.press("1234567890"[illegal[0]])
+        refused = hand[illegal[0]]
+        assert screen.message.startswith(f"Not allowed: {refused.unicode(True)} does not follow")
+        named = [card for card in hand if card.rank.label != card.rank.german_label]
+        assert named and not any(card.unicode() in screen.message for card in named)
