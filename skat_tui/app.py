@@ -188,4 +188,6 @@ def run_replay(path: str) -> None:
     if not records:
         detail = f": {errors[0]}" if errors else ""
         raise SystemExit(f"no readable games in {path}{detail}")
-    SkatApp(records=records, record_errors=errors, settings=load_settings(), record_path=path).run()
+    notices: list[str] = []  # a damaged settings file is set aside: say so
+    SkatApp(records=records, record_errors=errors, settings=load_settings(notices), notices=notices,
+            record_path=path).run()

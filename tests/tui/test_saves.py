@@ -14,7 +14,7 @@ import pytest
 
 from engine.players.base import RandomPlayer
 from engine.record import read_records
-from skat_tui.app import SkatApp, open_session, run_table
+from skat_tui.app import SkatApp, open_session, run_replay, run_table
 from skat_tui.data_lock import LOCK_NAME, DataDirLock, DataDirLocked
 from skat_tui.persistence import ISS_RECORDS, SAVE_VERSION, TableSession, deal_for, encode_game, series_save_path
 from skat_tui.screens.settings_screen import SettingsScreen
@@ -223,6 +223,15 @@ def test_run_table_shows_the_settings_notice_and_releases_the_lock(monkeypatch):
     run_table(None, {})
     assert any("settings.broken.json" in n for n in shown)
     assert not (data_dir() / LOCK_NAME).exists()
+
+
+def test_run_replay_shows_the_settings_notice(monkeypatch):
+    settings_path().parent.mkdir(parents=True)
+    settings_path().write_text("[]")
+    shown: list[str] = []
+    monkeypatch.setattr(SkatApp, "run", lambda app: shown.extend(app.startup_notices))
+    run_replay(str(Path(__file__).parent.parent / "data" / "iss-samples.sgf"))
+    assert any("damaged" in n and "settings.broken.json" in n for n in shown)
 
 
 # ---------------------------------------------------------------- 4. a save that fails
