@@ -65,12 +65,18 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="record file, one ISS record per line")
     replay.add_argument("--json", action="store_true", help="print each game's result as a JSON line instead of opening the viewer")
 
-    solve = sub.add_parser("solve", help="solve recorded positions double-dummy (all hands open)")
+    solve = sub.add_parser(
+        "solve", help="solve recorded positions double-dummy (all hands open)",
+        description="Solve each record's position at the start of a trick with all hands open: the declarer's "
+                    "final card points under best play by all three (the skat included), and the same after each "
+                    "card the player to move may play. In a null game a value is 1 (the declarer wins: takes no "
+                    "trick) or 0 (loses); with --threshold T every value is 1 (the declarer reaches T) or 0.")
     solve.add_argument("file", help="record file, one ISS record per line")
     solve.add_argument("--trick", type=_whole_number(1, 10), default=1, help="solve at the start of this trick (1 = before the opening lead)")
     solve.add_argument("--threshold", type=_whole_number(0, 120), default=None,
                        help="answer 'declarer reaches >= T card points?' (1/0), T from 0 to 120")
-    solve.add_argument("--json", action="store_true", help="one JSON line per record (the default output)")
+    solve.add_argument("--json", action="store_true",
+                       help="one JSON line per record (cards as ISS codes) instead of the readable table")
 
     bench = sub.add_parser("bench", help="measure solver, playout and search speed")
     bench.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
@@ -168,7 +174,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "replay":
         return _replay_json(args.file) if args.json else _open_replay(args.file)
     if args.command == "solve":
-        return _solve(args.file, args.trick, args.threshold)
+        return _solve(args.file, args.trick, args.threshold, args.json, args.german)
     if args.command == "analyze":
         return _analyze(args)
     if args.command == "review":
@@ -268,7 +274,7 @@ def _analyze(args: argparse.Namespace) -> int:
     try:
         state = state_before_card(matching[0], args.trick, args.card)
     except ValueError as exc:
-        print(f"skat analyze: {exc}", file=sys.stderr)
+        print(f"skat analyze: {exc}{_how_it_ended(matching[0])}", file=sys.stderr)
         return 2
     player = make_player(args.player + (f":eval={args.eval}" if args.eval else ""), args.seed)  # checked in main
     limit = Limit(time=args.time) if args.time is not None else Limit(
@@ -379,6 +385,27 @@ def _review(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def _how_it_ended(record) -> str:
+    """Why a record has no such position: ': record 5 was passed in (all three passed), no card was played'."""
+    from engine.game import Phase
+    from engine.rules import SEAT_NAMES
+
+    try:
+        final = record.replay()
+    except ValueError:
+        return ""
+    name = f"record {record.id}"
+    if final.phase == Phase.PASSED:
+        return f": {name} was passed in (all three passed), no card was played"
+    if final.declaration is None:
+        who = "" if final.left_seat is None else f" {SEAT_NAMES[final.left_seat]}"
+        how = "ran out of time" if final.end == "timeout" else "left the table"
+        return f": {name} ended before a game was declared ({who.strip() or 'a player'} {how})"
+    played = len(final.tricks) * 3 + len(final.trick)
+    return (f": {name} ({final.declaration.describe()}) ended after {played} card{'s' * (played != 1)}"
+            f" ({final.end.replace('_', ' ')})")
+
+
 def _calibrate() -> int:
     from engine.calibration import calibrate, calibration_file
 
@@ -393,6 +420,7 @@ def _calibrate() -> int:
 def _tournament(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich import box
     from rich.table import Table
 
     from engine import tournament as t
@@ -433,8 +461,11 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(results))
         return status
-    table = Table(title=f"{len(run.outcomes)} games, {results['run']['deals_played']} deals, seed {args.seed}")
-    for column in ("player", "games", "won", "lost", "points", "score", "SF", "SF/game ±95%"):
+    table = Table(title=f"{len(run.outcomes)} games, {results['run']['deals_played']} deals, seed {args.seed}",
+                  caption="decl. won / lost: the player's own games as declarer; card points: taken in all games; "
+                          "score: plain; SF: Seeger-Fabian", box=box.SIMPLE_HEAD)
+    for column in ("player", "games", "decl.\nwon", "decl.\nlost", "card\npoints", "score", "SF",
+                   "SF/game\n±95%"):
         if column == "player":
             table.add_column(column, overflow="fold")
         else:
@@ -456,7 +487,8 @@ def _tournament(args: argparse.Namespace) -> int:
     return status
 
 
-def _solve(path: str, trick: int, threshold: int | None) -> int:
+def _solve(path: str, trick: int, threshold: int | None, as_json: bool = False, german: bool = False) -> int:
+    from engine.cards import Card
     from engine.dds.solver import solve, solve_threshold
     from engine.positions import solver_position, state_at_trick
     from engine.record import read_records
@@ -473,7 +505,8 @@ def _solve(path: str, trick: int, threshold: int | None) -> int:
     warm_up(SOLVER)  # load the compiled core first, so that "ms" is the solve alone
     for record in records:
         try:
-            pos = solver_position(state_at_trick(record, trick))
+            state = state_at_trick(record, trick)
+            pos = solver_position(state)
         except ValueError as exc:
             failed += 1
             print(f"{path}: line {record.line}, record {record.id}: {exc}", file=sys.stderr)
@@ -481,18 +514,47 @@ def _solve(path: str, trick: int, threshold: int | None) -> int:
         start = time.perf_counter()
         res = solve(pos) if threshold is None else solve_threshold(pos, threshold)
         ms = (time.perf_counter() - start) * 1000
-        from engine.cards import Card
-
-        print(json.dumps({
-            "id": record.id,
-            "trick": trick,
-            "to_move": pos.to_move,
-            "value": res.value,
-            "per_card": {str(Card(c)): v for c, v in sorted(res.per_card.items())},
-            "nodes": res.nodes,
-            "ms": round(ms, 3),
-        }))
+        if as_json:
+            print(json.dumps({
+                "id": record.id,
+                "trick": trick,
+                "to_move": pos.to_move,
+                "value": res.value,
+                "per_card": {str(Card(c)): v for c, v in sorted(res.per_card.items())},
+                "nodes": res.nodes,
+                "ms": round(ms, 3),
+            }))
+        else:
+            print("\n".join(solve_report(record.id, state, trick, threshold, res, ms, german)) + "\n")
     return 1 if failed else 0
+
+
+def solve_report(record_id: str, state, trick: int, threshold: int | None, res, ms: float,
+                 german: bool = False) -> list[str]:
+    """``skat solve``'s readable block for one record: the position, the value, one line per card
+    (▶ marks the cards that keep the value for the side to move)."""
+    from engine.cards import Card
+    from engine.rules import SEAT_NAMES, sorted_cards
+
+    if state.declaration.game.name == "NULL":
+        heading, worth = "declarer", lambda v: f"{'wins' if v else 'loses'} ({v})"
+        best = worth
+    elif threshold is not None:
+        heading, worth = f"reaches {threshold}?", lambda v: f"{'yes' if v else 'no'} ({v})"
+        best = lambda v: f"reaches {threshold}? {worth(v)}"  # noqa: E731
+    else:
+        heading, worth = "declarer's card points", str
+        best = lambda v: f"ends with {v} card points"  # noqa: E731
+    side = "declarer" if state.to_move == state.declarer else "defenders"
+    lines = [f"Record {record_id} · trick {trick} · {state.declaration.describe(german)}, declarer "
+             f"{SEAT_NAMES[state.declarer]} · {SEAT_NAMES[state.to_move]} to move ({side})",
+             f"best play: the declarer {best(res.value)}",
+             f"    card  {heading}"]
+    for card in sorted_cards(sum(1 << c for c in res.per_card), state.declaration.game):
+        value = res.per_card[card]
+        lines.append(f"  {'▶' if value == res.value else ' '} {Card(card).unicode(german):<5} {worth(value)}")
+    lines.append(f"  {res.nodes:,} nodes, {ms:.1f} ms")
+    return lines
 
 
 if __name__ == "__main__":

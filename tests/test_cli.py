@@ -15,7 +15,7 @@ def skat(*args, env=None):
 
 
 def test_solve_prints_per_card_values_and_reports_records_that_do_not_reach_the_trick():
-    proc = skat("solve", str(SAMPLES), "--trick", "3")
+    proc = skat("solve", str(SAMPLES), "--trick", "3", "--json")
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert proc.returncode == 1  # some sample games end (or are passed) before trick 3
     assert "does not reach the start of trick 3" in proc.stderr
@@ -25,7 +25,7 @@ def test_solve_prints_per_card_values_and_reports_records_that_do_not_reach_the_
         values = list(line["per_card"].values())
         # the value is the best card for the side to move: max for the declarer, min for a defender
         assert line["value"] in (max(values), min(values))
-    threshold = skat("solve", str(SAMPLES), "--trick", "3", "--threshold", "61")
+    threshold = skat("solve", str(SAMPLES), "--trick", "3", "--threshold", "61", "--json")
     answers = {json.loads(l)["id"]: json.loads(l) for l in threshold.stdout.splitlines()}
     for line in lines:
         answer = answers[line["id"]]
@@ -210,3 +210,46 @@ def test_a_tournament_stopped_by_ctrl_c_exits_130_with_its_results(capsys, monke
                      "--out", str(tmp_path / "out"), "--json"])
     assert code == 130
     assert json.loads(capsys.readouterr().out)["run"]["interrupted"] is True
+
+
+def test_solve_prints_a_readable_table_by_default_with_the_same_values_as_the_json():
+    from engine.cards import Card
+
+    text = skat("solve", str(SAMPLES), "--trick", "3")
+    data = [json.loads(line) for line in skat("solve", str(SAMPLES), "--trick", "3", "--json").stdout.splitlines()]
+    assert text.returncode == 1 and "does not reach the start of trick 3" in text.stderr
+    blocks = {block.split()[1]: block.splitlines() for block in text.stdout.strip().split("\n\n")}
+    assert set(blocks) == {d["id"] for d in data}
+    assert blocks["541932"][0] == "Record 541932 · trick 3 · Diamonds, declarer rearhand · forehand to move (defenders)"
+    for d in data:
+        lines = blocks[d["id"]]
+        rows = {line.split()[1] if line.lstrip().startswith("▶") else line.split()[0]: line
+                for line in lines[3:-1]}
+        assert set(rows) == {Card.from_str(c).unicode() for c in d["per_card"]}
+        for code, value in d["per_card"].items():
+            row = rows[Card.from_str(code).unicode()]
+            assert row.lstrip().startswith("▶") == (value == d["value"])
+            assert f"({value})" in row if "Null" in lines[0] else row.split()[-1] == str(value)
+
+
+def test_solve_help_says_what_a_null_value_means():
+    text = " ".join(skat("solve", "--help").stdout.split())
+    assert "In a null game a value is 1 (the declarer wins: takes no trick) or 0 (loses)" in text
+
+
+def test_analyze_names_a_passed_in_game_and_a_game_that_ended_early():
+    passed = skat("analyze", str(SAMPLES), "--id", "756788", "--trick", "1")
+    assert passed.returncode == 2 and "record 756788 was passed in (all three passed)" in passed.stderr
+    left = skat("analyze", str(SAMPLES), "--id", "30", "--trick", "1")
+    assert "record 30 ended before a game was declared (rearhand left the table)" in left.stderr
+    resigned = skat("analyze", str(SAMPLES), "--id", "1039093", "--trick", "8")
+    assert "record 1039093 (Grand) ended after 18 cards (defenders resigned)" in resigned.stderr
+
+
+def test_the_tournament_table_says_won_and_lost_count_games_as_declarer(capsys, tmp_path):
+    code = cli.main(["tournament", "--players", "random,random,heuristic", "--deals", "1", "--workers", "1",
+                     "--out", str(tmp_path / "out")])
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 0
+    assert "decl. decl." in out and "won lost" in out
+    assert "decl. won / lost: the player's own games as declarer" in out

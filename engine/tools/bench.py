@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -339,36 +340,85 @@ def _fmt(x: float | None, digits: int = 3) -> str:
     return f"{x:.{digits}f}"
 
 
+_GOAL = re.compile(r"^(?:(mean|median|p90|max) )?(<=|>=) ([\d,.]+)")
+
+
+def goal_met(row: BenchRow) -> bool | None:
+    """Whether the row reaches its goal ('mean <= 5 ms', '>= 1.7x', '>= 5,000 on 2 threads');
+    None when it has no goal or no number to compare."""
+    match = _GOAL.match(row.goal)
+    if match is None:
+        return None
+    statistic, comparison, bound = match.group(1), match.group(2), float(match.group(3).replace(",", ""))
+    measured = getattr(row, f"{statistic}_ms") if statistic else (row.value if row.value is not None else row.mean_ms)
+    if measured is None:
+        return None
+    return measured <= bound if comparison == "<=" else measured >= bound
+
+
+BENCH_COLUMNS = (
+    # (heading, justify, cell of a row)
+    ("what", "left", lambda r: r.name),
+    ("n", "right", lambda r: str(r.count or "")),
+    ("mean", "right", lambda r: _fmt(r.mean_ms)),
+    ("median", "right", lambda r: _fmt(r.median_ms)),
+    ("p90", "right", lambda r: _fmt(r.p90_ms)),
+    ("max", "right", lambda r: _fmt(r.max_ms)),
+    ("nodes", "right", lambda r: _fmt(r.nodes_mean, 0)),
+    ("M nodes/s", "right", lambda r: _fmt(r.mnodes_per_s, 1)),
+    ("value", "right", lambda r: "" if r.value is None else f"{_fmt(r.value, 2)} {r.unit}".strip()),
+    ("goal", "left", lambda r: r.goal and {True: "✓ ", False: "✗ ", None: ""}[goal_met(r)] + r.goal),
+    ("note", "left", lambda r: r.note),
+)
+
+
+def bench_tables(rows: list[BenchRow]) -> list:
+    """One rich table per section, with only the columns that section fills, so that each
+    fits 100 columns; a goal is marked ✓ when reached and ✗ (in red) when missed."""
+    from rich import box
+    from rich.table import Table
+
+    sections: dict[str, list[BenchRow]] = {}
+    for r in rows:
+        sections.setdefault(r.section, []).append(r)
+    tables = []
+    for section, members in sections.items():
+        used = [c for c in BENCH_COLUMNS if c[0] == "what" or any(c[2](r) for r in members)]
+        timed = any(r.mean_ms is not None for r in members)
+        table = Table(title=section + (" (times in ms, mean nodes per solve)" if timed else ""), title_justify="left",
+                      title_style="bold", box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False)
+        for heading, justify, _ in used:
+            # names and notes wrap; numbers and goals never break
+            table.add_column(heading, justify=justify, no_wrap=heading not in ("what", "note"),
+                             min_width=24 if heading == "what" else None)
+        for r in members:
+            style = "red" if goal_met(r) is False else None
+            table.add_row(*(cell(r) for _, _, cell in used), style=style)
+        tables.append(table)
+    return tables
+
+
 def run_bench(json_out: bool = False, quick: bool = False) -> int:
     started = time.perf_counter()
     rows = collect(quick=quick)
     elapsed = time.perf_counter() - started
     if json_out:
         print(json.dumps({"seed": SEED, "quick": quick, "seconds": round(elapsed, 1),
-                          "rows": [asdict(r) for r in rows]}, indent=1))
+                          "rows": [{**asdict(r), "goal_met": goal_met(r)} for r in rows]}, indent=1))
         return 0
 
     from rich.console import Console
-    from rich.table import Table
 
-    table = Table(title=f"engine bench (seed {SEED}{', quick' if quick else ''}; one thread unless stated; "
-                        f"{elapsed:.0f} s)")
-    for name, justify in (("section", "left"), ("what", "left"), ("n", "right"), ("mean ms", "right"),
-                          ("median ms", "right"), ("p90 ms", "right"), ("max ms", "right"),
-                          ("nodes mean", "right"), ("M nodes/s", "right"), ("value", "right"),
-                          ("goal", "left"), ("note", "left")):
-        table.add_column(name, justify=justify)
-    previous = None
-    for r in rows:
-        value = "" if r.value is None else f"{_fmt(r.value, 2)} {r.unit}".strip()
-        table.add_row("" if r.section == previous else r.section, r.name, str(r.count or ""), _fmt(r.mean_ms),
-                      _fmt(r.median_ms), _fmt(r.p90_ms), _fmt(r.max_ms), _fmt(r.nodes_mean, 0),
-                      _fmt(r.mnodes_per_s, 1), value, r.goal, r.note)
-        previous = r.section
-    console = Console()
+    console = Console(highlight=False)
     if not console.is_terminal:
-        console = Console(width=200)  # piped output: do not squeeze the table to 80 columns
-    console.print(table)
+        console = Console(width=100, highlight=False)  # piped output: the tables are made for 100 columns
+    console.print(f"engine bench (seed {SEED}{', quick' if quick else ''}; one thread unless stated; "
+                  f"{elapsed:.0f} s)", style="bold")
+    missed = [r for r in rows if goal_met(r) is False]
+    for table in bench_tables(rows):
+        console.print(table)
+    console.print(f"{len(missed)} of {sum(goal_met(r) is not None for r in rows)} goals missed"
+                  + (": " + "; ".join(f"{r.section}: {r.name}" for r in missed) if missed else ""))
     return 0
 
 
