@@ -53,13 +53,13 @@ class ReplayScreen(Screen):
         Binding("right", "step(1)", "Next card"),
         Binding("left", "step(-1)", "Back"),
         Binding("right_square_bracket", "trick(1)", "Next trick"),
-        Binding("left_square_bracket", "trick(-1)", "Prev trick", show=False),  # the footer fits 80 columns; ? lists it
+        Binding("left_square_bracket", "trick(-1)", "Prev trick", show=False),
         Binding("home", "home", "Start"),
         Binding("end", "end", "End"),
         Binding("v", "cycle_view", "View"),
-        Binding("g", "pick_game", "Games"),
-        Binding("d", "toggle_debug", "Debug"),
-        Binding("a", "analyse", "Run AI here"),
+        Binding("g", "pick_game", "Games", show=False),  # g, d, [ and l: in the ? list, so the footer fits 80 columns
+        Binding("d", "toggle_debug", "Debug", show=False),
+        Binding("a", "analyse", "Analyse"),
         Binding("l", "last_trick", "Last trick", show=False),
         Binding("r", "review", "Review"),
         Binding("n", "next_mark(1)", "Next mistake"),
