@@ -48,6 +48,8 @@ class Analysis:
     null_game: bool = False
     final: bool = False
     note: str = ""
+    effective_worlds: float | None = None
+    """sampler=inference: the effective sample size of its weighted pool, (Σw)²/Σw²; None otherwise."""
 
     def stats_for(self, card: Card) -> CardStats | None:
         for stats in self.cards:

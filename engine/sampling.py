@@ -146,6 +146,24 @@ class WorldSampler:
                 return False
         return True
 
+    def marginals(self) -> "np.ndarray":
+        """(32, 4): the exact probability of each place (seats 0-2, skat) for every
+        unknown card, over the worlds this sampler draws from (zero rows for known cards).
+        Within a split a class's cards are shuffled uniformly into its places, so a card
+        goes to each place in proportion to the place's count."""
+        import numpy as np
+
+        places = np.zeros((32, 4))
+        previous = 0
+        total = self._cumulative[-1]
+        for split, cumulative in zip(self._splits, self._cumulative):
+            share = (cumulative - previous) / total
+            previous = cumulative
+            for (allowed, cards), counts in zip(self.classes, split):
+                for place, n in zip(allowed, counts):
+                    places[cards, place] += share * n / len(cards)
+        return places
+
     def sample(self, rng: random.Random) -> World:
         """One world, uniformly among all that fit (informed) or among all
         deals of the unknown cards to the unknown places (simple)."""

@@ -26,8 +26,8 @@ class MCUPlayer(MonteCarloPlayer):
 
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
                  threads: int = 1, seed: int | None = None, reps: int = 1, batch_worlds: int = 16,
-                 bidding: str = "heuristic") -> None:
-        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding)
+                 bidding: str = "heuristic", inference: bool = False) -> None:
+        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding, inference)
         if reps < 1:
             raise ValueError("reps must be at least 1")
         self.reps = reps

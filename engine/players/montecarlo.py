@@ -36,12 +36,16 @@ from ..evaluation import Evaluation, default_for
 from ..game import GameState, Phase, Play
 from ..limits import Limit
 from ..rules import GameType
+from ..inference import InferenceSampler, pool_size
 from ..sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
 from .bidding import SearchBidder
 from .fallback import fallback_analysis, simple_card
 
 BIDDING_METHODS = ("heuristic", "search")
+SAMPLERS = ("informed", "simple", "inference")
+"""informed and simple draw worlds exactly uniformly (``engine.sampling``); inference
+weighs informed worlds by the other seats' bidding and declaration (``engine.inference``)."""
 
 REPORT_INTERVAL = 0.1
 """Seconds between analysis snapshots while thinking."""
@@ -119,12 +123,15 @@ class MonteCarloPlayer(Player):
         seed: int | None = None,
         batch_worlds: int = 8,
         bidding: str = "heuristic",
+        inference: bool = False,
     ) -> None:
         from .heuristic import HeuristicPlayer
 
         self.limit = limit or self.default_limit
         self.evaluation = evaluation
         self.informed = informed
+        self.inference = inference
+        """Worlds weighted by the other seats' bidding and declaration (``engine.inference``)."""
         self.threads = max(1, threads)
         self.batch_worlds = batch_worlds
         self.rng = random.Random(seed)
@@ -150,9 +157,10 @@ class MonteCarloPlayer(Player):
         if "eval" in params:
             kwargs["evaluation"] = Evaluation.parse(params.pop("eval"))
         sampler = params.pop("sampler", "informed")
-        if sampler not in ("informed", "simple"):
-            raise ValueError(f"sampler must be informed or simple, not {sampler!r}")
-        kwargs["informed"] = sampler == "informed"
+        if sampler not in SAMPLERS:
+            raise ValueError(f"sampler must be {', '.join(SAMPLERS[:-1])} or {SAMPLERS[-1]}, not {sampler!r}")
+        kwargs["informed"] = sampler != "simple"
+        kwargs["inference"] = sampler == "inference"
         if "threads" in params:
             kwargs["threads"] = whole_number_param("threads", params.pop("threads"), 1, MAX_THREADS)
         if "bidding" in params:
@@ -201,12 +209,17 @@ class MonteCarloPlayer(Player):
         evaluation = self.evaluation_for(view)
         declarer_side = seat == view.declarer
         table = _evaluation_table(evaluation, declarer_side, null_game)
-        sampler = WorldSampler(view, self.informed)
         decision_seed = self.rng.getrandbits(62)
         deadline = start + wall_seconds(limit.time) if limit.time is not None else None
         max_worlds = limit.simulations
         if max_worlds is None and deadline is None:
             max_worlds = self.default_limit.simulations or 100
+        effective_worlds = None
+        if self.inference:
+            sampler = InferenceSampler(view, pool_size(max_worlds), decision_seed)
+            effective_worlds = sampler.effective_sample_size
+        else:
+            sampler = WorldSampler(view, self.informed)
         context = self.prepare(view, legal)
 
         live = [CardAccumulator(card, self.binary_outcomes(null_game)) for card in legal]
@@ -258,7 +271,7 @@ class MonteCarloPlayer(Player):
                         _accumulate(live, _concatenated(unreported), table)
                         unreported.clear()
                         report(self._analysis(seat, legal, live, None, worlds_done[0], now - start, limit,
-                                              null_game, False))
+                                              null_game, False, effective_worlds=effective_worlds))
 
         # A single world may take long (PIMC solves): a watcher tells the subclass
         # the moment stop is set or the deadline passes, so it can cut work short.
@@ -303,12 +316,13 @@ class MonteCarloPlayer(Player):
                 tied = [i for i in tied if secondary[i] >= top - 1e-9]
             chosen = legal[tie_rng.choice(tied)]
         analysis = self._analysis(seat, legal, final, chosen, worlds_done[0], time.perf_counter() - start, limit,
-                                  null_game, True, note)
+                                  null_game, True, note, effective_worlds)
         return Decision(Play(chosen), analysis)
 
-    def _analysis(self, seat, legal, accs, chosen, worlds, elapsed, limit, null_game, final, note="") -> Analysis:
+    def _analysis(self, seat, legal, accs, chosen, worlds, elapsed, limit, null_game, final, note="",
+                  effective_worlds=None) -> Analysis:
         return Analysis(self.name, seat, legal, tuple(a.stats() for a in accs), chosen, worlds, elapsed, limit,
-                        null_game, final, note)
+                        null_game, final, note, effective_worlds)
 
     def _watch(self, stop: threading.Event | None, deadline: float | None, finished: threading.Event) -> None:
         """Call ``on_stop_requested`` once stop is set or the deadline passes (unless the search finished)."""

@@ -83,3 +83,18 @@ def test_sampled_worlds_keep_what_the_viewer_knows(seed):
             assert all(not (w.hands[s] & voids[s]) for s in range(3))
             if viewer == state.declarer and state.skat_taken:
                 assert w.skat == state.discard
+
+
+@pytest.mark.parametrize("informed", [True, False])
+def test_marginals_are_the_share_of_worlds_holding_each_card(informed):
+    _, view = constrained_defender_position()
+    worlds = enumerate_worlds(view, informed)
+    sampler = WorldSampler(view, informed)
+    marginals = sampler.marginals()
+    for card in range(32):
+        if not sampler.unknown >> card & 1:
+            assert marginals[card].sum() == 0
+            continue
+        for place in range(4):
+            holding = sum(1 for w in worlds if ((w.skat if place == 3 else w.hands[place]) >> card) & 1)
+            assert marginals[card, place] == pytest.approx(holding / len(worlds))

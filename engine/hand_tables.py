@@ -1,0 +1,213 @@
+"""The heuristic's hand evaluation (``engine.players.hand_eval``) for many hands at once.
+
+Inference judges the bidding and the declaration in thousands of candidate
+worlds per decision; one Python call of ``hand_eval`` per hand and world
+would take a second.  Every term of ``hand_eval``'s strength is a function of
+a few bits of the hand (the jacks, one suit's byte, the trump count), so the
+tables here are filled by calling ``hand_eval``'s own functions once for every
+value of those bits, and a batch of hands is scored with numpy lookups.  The
+rules stay in ``hand_eval``; ``tests/engine/test_hand_tables.py`` checks that
+the batch equals ``hand_eval`` hand by hand.
+
+Hands are int64 arrays of card masks.  Options come in a fixed order,
+``OPTION_GAMES``: the four suit games, grand, null, null ouvert.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .cards import CARD_POINTS, Rank, Suit
+from .players import hand_eval
+from .rules import NULL_VALUES, GameType
+from .scoring import trump_order_high_to_low
+
+OPTION_GAMES: tuple[tuple[GameType, bool], ...] = (
+    (GameType.DIAMONDS, False), (GameType.HEARTS, False), (GameType.SPADES, False), (GameType.CLUBS, False),
+    (GameType.GRAND, False), (GameType.NULL, False), (GameType.NULL, True),
+)
+"""(game, ouvert) of each option column."""
+
+_JACK_BIT = 1 << Rank.JACK
+_JACK_CARDS = tuple(s * 8 + Rank.JACK for s in (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS))
+
+
+@lru_cache(maxsize=None)
+def _tables() -> dict[str, np.ndarray]:
+    side = np.zeros((2, 12, 256))
+    for grand in (0, 1):
+        for count in range(12):
+            for byte in range(256):
+                side[grand, count, byte] = hand_eval._side_value(byte & ~_JACK_BIT, count, bool(grand))
+    suit_score = np.zeros((16, 256))
+    suit_count = np.zeros((16, 256), np.int64)
+    grand_score = np.zeros(16)
+    grand_count = np.zeros(16, np.int64)
+    for nibble in range(16):
+        jacks = sum(1 << _JACK_CARDS[i] for i in range(4) if nibble >> i & 1)
+        grand_score[nibble], grand_count[nibble] = hand_eval._trump_part(jacks, GameType.GRAND)
+        for byte in range(256):
+            # clubs stands for any trump suit: only its ranks and the jacks count
+            hand = jacks | ((byte & ~_JACK_BIT) << (8 * Suit.CLUBS))
+            suit_score[nibble, byte], suit_count[nibble, byte] = hand_eval._trump_part(hand, GameType.CLUBS)
+    danger = np.array([hand_eval._null_suit_danger(b) for b in range(256)], float)
+    # the least danger left after putting away one or two cards of a suit (inf: too few cards)
+    less_one = np.full(256, np.inf)
+    less_two = np.full(256, np.inf)
+    for byte in range(256):
+        bits = [b for b in range(8) if byte >> b & 1]
+        for i, a in enumerate(bits):
+            less_one[byte] = min(less_one[byte], danger[byte & ~(1 << a)])
+            for b in bits[i + 1:]:
+                less_two[byte] = min(less_two[byte], danger[byte & ~(1 << a) & ~(1 << b)])
+    byte_points = np.array([sum(CARD_POINTS[b] for b in range(8) if v >> b & 1) for v in range(256)], float)
+    return {"side": side, "suit_score": suit_score, "suit_count": suit_count, "grand_score": grand_score,
+            "grand_count": grand_count, "danger": danger, "less_one": less_one, "less_two": less_two,
+            "byte_points": byte_points}
+
+
+def _bytes(hands: np.ndarray) -> list[np.ndarray]:
+    return [(hands >> (8 * s)) & 0xFF for s in range(4)]
+
+
+def _jack_nibble(hands: np.ndarray) -> np.ndarray:
+    nibble = np.zeros(hands.shape, np.int64)
+    for i, card in enumerate(_JACK_CARDS):
+        nibble |= ((hands >> card) & 1) << i
+    return nibble
+
+
+def strengths(hands: np.ndarray, seat: int) -> np.ndarray:
+    """(n, 6): ``hand_eval.strength`` of each hand for D, H, S, C, grand and null."""
+    t = _tables()
+    hands = np.asarray(hands, np.int64)
+    nibble = _jack_nibble(hands)
+    suit_bytes = _bytes(hands)
+    out = np.zeros(hands.shape + (6,))
+    forehand = seat == 0
+    for game in range(4):
+        score = t["suit_score"][nibble, suit_bytes[game]].copy()
+        count = t["suit_count"][nibble, suit_bytes[game]]
+        for suit in range(4):
+            if suit != game:
+                score += t["side"][0, count, suit_bytes[suit]]
+        if forehand:
+            score += hand_eval.FOREHAND_BONUS["suit"]
+        out[..., game] = score
+    score = t["grand_score"][nibble].copy()
+    count = t["grand_count"][nibble]
+    for suit in range(4):
+        score += t["side"][1, count, suit_bytes[suit]]
+    if forehand:
+        score += hand_eval.FOREHAND_BONUS["grand"]
+    out[..., 4] = score
+    out[..., 5] = -sum(t["danger"][b] for b in suit_bytes)
+    return out
+
+
+def null_skat_scores(hands: np.ndarray) -> np.ndarray:
+    """``hand_eval.null_skat_score`` (the danger left after the best two cards
+    are put away), without its tie-break of a thousandth per rank."""
+    t = _tables()
+    suit_bytes = _bytes(np.asarray(hands, np.int64))
+    dangers = [t["danger"][b] for b in suit_bytes]
+    total = sum(dangers)
+    best = np.full(total.shape, np.inf)
+    for s in range(4):
+        best = np.minimum(best, total - dangers[s] + t["less_two"][suit_bytes[s]])
+        for u in range(s + 1, 4):
+            best = np.minimum(best, total - dangers[s] - dangers[u] + t["less_one"][suit_bytes[s]]
+                              + t["less_one"][suit_bytes[u]])
+    return -best
+
+
+def points(hands: np.ndarray) -> np.ndarray:
+    t = _tables()
+    return sum(t["byte_points"][b] for b in _bytes(np.asarray(hands, np.int64)))
+
+
+def matador_counts(hands: np.ndarray) -> np.ndarray:
+    """(n, 5): |matadors| of each hand for D, H, S, C and grand."""
+    hands = np.asarray(hands, np.int64)
+    out = np.zeros(hands.shape + (5,), np.int64)
+    for game in range(5):
+        order = trump_order_high_to_low(GameType(game))
+        top = (hands >> order[0]) & 1
+        alive = np.ones(hands.shape, bool)
+        run = np.zeros(hands.shape, np.int64)
+        for card in order:
+            alive &= ((hands >> card) & 1) == top
+            run += alive
+        out[..., game] = run
+    return out
+
+
+def _chances(curve: hand_eval.Curve, scores: np.ndarray) -> np.ndarray:
+    z = np.clip((scores - curve.centre) / curve.scale, -30, 30)
+    chance = 1.0 / (1.0 + np.exp(-z))
+    return np.where(z <= -30, 0.0, np.where(z >= 30, 1.0, chance))
+
+
+def _trump_chances(scores: np.ndarray, situation: str) -> np.ndarray:
+    """(n, 5) win chances of the suit games and grand from their strengths."""
+    out = np.zeros(scores.shape[:-1] + (5,))
+    for game in range(5):
+        fam = "grand" if game == 4 else "suit"
+        score = scores[..., game] - (hand_eval.GRAND_CAUTION if game == 4 else 0.0)
+        out[..., game] = _chances(hand_eval.CURVES[(fam, situation)], score)
+    return out
+
+
+def _null_chances(scores: np.ndarray, situation: str) -> tuple[np.ndarray, np.ndarray]:
+    plain = _chances(hand_eval.CURVES[("null", situation)], scores - hand_eval.NULL_CAUTION)
+    ouvert = np.where(scores < -hand_eval.NULL_OUVERT_DANGER, plain * 0.3, plain)
+    return plain, ouvert
+
+
+def _values(matadors: np.ndarray, extra: int, null_values: tuple[int, int]) -> np.ndarray:
+    n = matadors.shape[:-1]
+    values = np.zeros(n + (7,))
+    for game in range(5):
+        values[..., game] = GameType(game).base_value * (matadors[..., game] + 1 + extra)
+    values[..., 5] = null_values[0]
+    values[..., 6] = null_values[1]
+    return values
+
+
+def skat_options(hands: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """(chances, values), each (n, 7): ``hand_eval.skat_options`` (games with the skat, from ten cards)."""
+    scores = strengths(hands, seat)
+    chances = np.zeros(scores.shape[:-1] + (7,))
+    chances[..., :5] = _trump_chances(scores, "skat")
+    chances[..., 5], chances[..., 6] = _null_chances(null_skat_scores(hands), "skat")
+    values = _values(matador_counts(hands), 0, (NULL_VALUES[(False, False)], NULL_VALUES[(False, True)]))
+    return chances, values
+
+
+def hand_options(hands: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """(chances, values): ``hand_eval.hand_options`` without schneider announcements."""
+    scores = strengths(hands, seat)
+    chances = np.zeros(scores.shape[:-1] + (7,))
+    chances[..., :5] = _trump_chances(scores, "hand")
+    chances[..., 5], chances[..., 6] = _null_chances(scores[..., 5], "hand")
+    values = _values(matador_counts(hands), 1, (NULL_VALUES[(True, False)], NULL_VALUES[(True, True)]))
+    return chances, values
+
+
+def kept_options(kept: np.ndarray, discard: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """(chances, values): ``hand_eval.kept_options`` (the ten cards kept after a discard)."""
+    scores = strengths(kept, seat)
+    scores[..., :5] += hand_eval.DISCARD_POINT_WEIGHT * points(discard)[..., None]
+    chances = np.zeros(scores.shape[:-1] + (7,))
+    chances[..., :5] = _trump_chances(scores, "after")
+    chances[..., 5], chances[..., 6] = _null_chances(scores[..., 5], "after")
+    cards = np.asarray(kept, np.int64) | np.asarray(discard, np.int64)
+    values = _values(matador_counts(cards), 0, (NULL_VALUES[(False, False)], NULL_VALUES[(False, True)]))
+    return chances, values
+
+
+def expected_scores(chances: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``hand_eval.expected_score`` of every option (its arithmetic works on arrays)."""
+    return hand_eval.expected_score(chances, values)

@@ -1,0 +1,120 @@
+"""Inference: worlds weighted by the other seats' bidding and declaration."""
+
+import random
+
+import numpy as np
+import pytest
+
+from engine.game import Bid, Deal, GameState, Hold, Pass, Phase
+from engine.inference import (FITTED_MODEL, InferenceSampler, PolicyModel, beliefs, bid_steps,
+                              log_likelihoods)
+from engine.players.heuristic import HeuristicPlayer
+from engine.players.registry import make_player
+from engine.sampling import SKAT_PLACE, WorldSampler
+
+
+def first_card_state(seed):
+    """A heuristic game at its first card (None if it was passed in)."""
+    state = GameState.new(Deal.shuffled(seed))
+    players = [HeuristicPlayer(seed * 3 + i) for i in range(3)]
+    while state.phase != Phase.PLAY and not state.is_over:
+        state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+    return None if state.is_over else state
+
+
+def true_place(state, card):
+    for seat in range(3):
+        if state.hands[seat] >> card & 1:
+            return seat
+    return SKAT_PLACE
+
+
+def test_bid_steps_read_bids_holds_and_passes():
+    state = GameState.new(Deal.shuffled(0))
+    state.push_many([Bid(18), Hold(), Bid(20), Pass(), Bid(22), Hold(), Pass()])
+    steps = [(s.seat, s.value, s.went_on) for s in bid_steps(state)]
+    # middlehand bids 18 and 20 to forehand, forehand holds 18 and passes at 20;
+    # rearhand bids 22 to middlehand, who holds it, and rearhand passes at the next value, 23
+    assert steps == [(1, 18, True), (0, 18, True), (1, 20, True), (0, 20, False), (2, 22, True),
+                     (1, 22, True), (2, 23, False)]
+
+
+def test_a_grand_declarer_is_believed_to_hold_the_jacks():
+    # over many heuristic grands, defenders' inference puts the declarer's jacks
+    # in its hand far more often than the uniform informed sampler does
+    gains = []
+    for seed in range(200):
+        state = first_card_state(seed)
+        if state is None or state.declaration.game.name != "GRAND" or state.declaration.hand:
+            continue
+        defender = (state.declarer + 1) % 3
+        view = state.view(defender)
+        informed = beliefs(view, "informed")
+        inferred = beliefs(view, "inference", seed=1)
+        for jack in (4, 12, 20, 28):
+            if state.hands[state.declarer] >> jack & 1:
+                gains.append(inferred.places[jack, state.declarer] - informed.places[jack, state.declarer])
+        if len(gains) >= 20:
+            break
+    assert len(gains) >= 20
+    assert np.mean(gains) > 0.15
+
+
+def test_defenders_beliefs_are_closer_to_the_truth_on_the_declarers_cards():
+    informed_loss, inferred_loss = [], []
+    for seed in range(40):
+        state = first_card_state(seed)
+        if state is None:
+            continue
+        view = state.view((state.declarer + 1) % 3)
+        for sampler, losses in (("informed", informed_loss), ("inference", inferred_loss)):
+            b = beliefs(view, sampler, seed=seed)
+            hidden_declarer = [c for c in range(32) if b.hidden >> c & 1 and state.hands[state.declarer] >> c & 1]
+            losses += [-np.log(max(b.places[c, state.declarer], 1e-3)) for c in hidden_declarer]
+    assert np.mean(inferred_loss) < 0.95 * np.mean(informed_loss)
+
+
+def test_every_world_keeps_a_weight_and_beliefs_sum_to_one():
+    state = first_card_state(3)
+    view = state.view((state.declarer + 2) % 3)
+    base = WorldSampler(view)
+    rng = random.Random(5)
+    worlds = [base.sample(rng) for _ in range(300)]
+    log_w = log_likelihoods(view, worlds, PolicyModel(0.01, 1.0, 0.01))
+    assert np.all(np.isfinite(log_w))
+    b = beliefs(view, "inference", seed=2, pool=300)
+    hidden = [c for c in range(32) if b.hidden >> c & 1]
+    assert np.allclose(b.places[hidden].sum(axis=1), 1.0)
+    assert np.all(b.places[hidden, view.perspective] == 0)
+    assert 1.0 <= b.effective_sample_size <= 300
+
+
+def test_the_sampler_is_deterministic_under_its_seed():
+    state = first_card_state(4)
+    view = state.view((state.declarer + 1) % 3)
+    a, b = InferenceSampler(view, 400, 9), InferenceSampler(view, 400, 9)
+    assert a.effective_sample_size == b.effective_sample_size
+    ra, rb = random.Random(1), random.Random(1)
+    assert [a.sample(ra) for _ in range(50)] == [b.sample(rb) for _ in range(50)]
+    assert FITTED_MODEL.uniform_share > 0
+
+
+@pytest.mark.parametrize("kind", ["mcu", "pimc"])
+def test_monte_carlo_players_with_inference_report_the_effective_sample_size(kind):
+    state = first_card_state(4)
+    view = state.view(state.to_move)
+    decisions = []
+    for _ in range(2):
+        player = make_player(f"{kind}:simulations=20,sampler=inference", seed=7)
+        decisions.append(player.choose(view))
+    assert decisions[0].move == decisions[1].move
+    analysis = decisions[0].analysis
+    assert analysis.worlds == 20
+    assert analysis.effective_worlds is not None and 1.0 <= analysis.effective_worlds <= 200
+    plain = make_player(f"{kind}:simulations=20", seed=7).choose(view).analysis
+    assert plain.effective_worlds is None
+
+
+def test_unknown_sampler_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="informed, simple or inference"):
+        make_player("pimc:sampler=psychic")
