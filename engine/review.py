@@ -452,32 +452,46 @@ def _review_task(record_text: str, player_kind: str, time_budget: float | None, 
 def review_records(records: list, player_kind: str = "pimc", limit: Limit | None = None, seed: int = 1,
                    workers: int = 1, scheduler: str | None = None,
                    on_progress: Callable[[float, int], None] | None = None,
-                   on_review: Callable[[GameReview], None] | None = None) -> list[GameReview]:
+                   on_review: Callable[[GameReview], None] | None = None,
+                   on_error: Callable[[object, Exception], None] | None = None) -> list[GameReview]:
     """Reviews of ``records`` in their order.  One record uses ``workers`` threads in its searches;
     several are shared out to ``workers`` processes (one record each) or a Dask cluster.
     ``on_progress(records_done, total)`` may report fractions of a record; ``on_review`` gets
-    each review as it is finished (in any order)."""
+    each review as it is finished (in any order).  A record whose review fails is left out and
+    handed to ``on_error(record, exception)`` (raised again without it); the others go on."""
     limit = limit or Limit(simulations=100)
     if player_kind not in REVIEW_PLAYERS:
         raise ValueError(f"the review player must be one of {', '.join(REVIEW_PLAYERS)}, not {player_kind!r}")
     total = len(records)
     done: dict[int, GameReview] = {}
 
-    def finished(index: int, review: GameReview) -> None:
-        done[index] = review
-        if on_review:
-            on_review(review)
+    failed: set[int] = set()
+
+    def finished(index: int, review: GameReview | Exception) -> None:
+        if isinstance(review, Exception):
+            if on_error is None:
+                raise review
+            failed.add(index)
+            on_error(records[index], review)
+        else:
+            done[index] = review
+            if on_review:
+                on_review(review)
         if on_progress:
-            on_progress(len(done), total)
+            on_progress(len(done) + len(failed), total)
 
     if scheduler:
         _review_dask(records, player_kind, limit, seed, scheduler, finished)
     elif workers <= 1 or total <= 1:
         for index, record in enumerate(records):
-            def partial(cards_done: int, cards_total: int, index=index) -> None:
+            def partial(cards_done: int, cards_total: int) -> None:
                 if on_progress:
-                    on_progress(len(done) + cards_done / max(1, cards_total), total)
-            finished(index, review_record(record, player_kind, limit, seed, max(1, workers), partial))
+                    on_progress(len(done) + len(failed) + cards_done / max(1, cards_total), total)
+            try:
+                review = review_record(record, player_kind, limit, seed, max(1, workers), partial)
+            except Exception as exc:  # one bad record must not cost the others their review
+                review = exc
+            finished(index, review)
     else:
         _review_processes(records, player_kind, limit, seed, workers, finished)
     return [done[i] for i in sorted(done)]
@@ -502,7 +516,12 @@ def _review_processes(records, player_kind, limit, seed, workers, finished) -> N
                     pending[future] = index
                 ready, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in ready:
-                    finished(pending.pop(future), future.result())
+                    index = pending.pop(future)
+                    try:
+                        review = future.result()
+                    except Exception as exc:
+                        review = exc
+                    finished(index, review)
         except KeyboardInterrupt:
             for future in pending:
                 future.cancel()
@@ -522,7 +541,11 @@ def _review_dask(records, player_kind, limit, seed, address, finished) -> None:
                                  seed, 1, pure=False): index for index, record in enumerate(records)}
         try:
             for future in as_completed(futures):
-                finished(futures[future], future.result())
+                try:
+                    review = future.result()
+                except Exception as exc:
+                    review = exc
+                finished(futures[future], review)
         except KeyboardInterrupt:
             client.cancel(list(futures))
             raise

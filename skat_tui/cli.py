@@ -349,8 +349,13 @@ def _review(args: argparse.Namespace) -> int:
     out = Console(highlight=False, soft_wrap=args.json)
     printed: list = []
 
-    def show(review) -> None:  # in the records' order, as soon as the ones before are done
+    def show(review) -> None:
         printed.append(review)
+
+    def failed(record, exc: Exception) -> None:
+        errors.append(exc)
+        progress.console.print(f"{args.file}: line {record.line}, record {record.id}: the review failed: {exc}",
+                               highlight=False)
 
     interrupted = False
     with Progress(TextColumn("[bold]reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -359,7 +364,8 @@ def _review(args: argparse.Namespace) -> int:
         try:
             reviews = review_records(
                 playable, args.player, limit, args.seed, workers, args.scheduler,
-                on_progress=lambda done, total: progress.update(task, completed=done), on_review=show)
+                on_progress=lambda done, total: progress.update(task, completed=done), on_review=show,
+                on_error=failed)
         except KeyboardInterrupt:
             interrupted = True
             reviews = [r for r in sorted(printed, key=lambda r: [p.id for p in playable].index(r.record_id))]

@@ -202,3 +202,24 @@ def test_the_bench_reviews_a_whole_game():
     (row,) = review_rows(quick=True)
     assert row.name.startswith("review of a game") and row.unit == "s" and row.value > 0
     assert "cards in the last" in row.note
+
+
+def test_a_record_whose_review_fails_is_reported_and_the_others_are_reviewed(monkeypatch):
+    import engine.review as review_module
+
+    records, _ = read_records(SAMPLES)
+    records = records[:3]
+    real = review_module.review_record
+
+    def failing(record, *args, **kwargs):
+        if record.id == records[1].id:
+            raise ValueError("the solver refused the position")
+        return real(record, *args, **kwargs)
+
+    monkeypatch.setattr(review_module, "review_record", failing)
+    failures = []
+    reviews = review_records(records, "mcu", Limit(simulations=4), on_error=lambda r, e: failures.append((r.id, str(e))))
+    assert [r.record_id for r in reviews] == [records[0].id, records[2].id]
+    assert failures == [(records[1].id, "the solver refused the position")]
+    with pytest.raises(ValueError):
+        review_records(records, "mcu", Limit(simulations=4))  # without on_error it is raised
