@@ -64,6 +64,13 @@ class SolverContext:
         """(tt, meta, stack, moves): the trailing arguments of the core entry points."""
         return self.tt, self.meta, self.stack, self.moves
 
+    def load_trick(self, cards: tuple[int, ...] | list[int]) -> np.ndarray:
+        """The context's trick array holding ``cards`` (0..2 cards, zeros after them): the
+        ``trick`` argument of the core entry points."""
+        self.trick[:] = 0
+        self.trick[:len(cards)] = cards
+        return self.trick
+
     @property
     def nodes(self) -> int:
         """Nodes searched by this context so far (all solves)."""
@@ -152,10 +159,7 @@ class SolveResult:
 def _run(pos: Position, threshold: int, per_card: bool, ctx: SolverContext | None) -> SolveResult:
     pos.validate()
     ctx = ctx or thread_context()
-    trick = ctx.trick
-    trick[:] = 0
-    for i, card in enumerate(pos.trick):
-        trick[i] = card
+    trick = ctx.load_trick(pos.trick)
     nodes_before = ctx.nodes
     start = time.perf_counter()
     value, best, count = core.solve_root(

@@ -63,6 +63,33 @@ def seed_state(seed):
     return state
 
 
+# Compiled without the runtime's reference counting and not inlined: passing ``rng`` to an
+# inlined helper in these loops counted its references at every card (playouts 1.2x slower).
+@njit(cache=True, nogil=True, _nrt=False)
+def _keep_lowest(best, best_key, ties, c, key, rng):
+    """One step of choosing the card with the lowest key, equal keys at random: the new
+    (best, best_key, ties) after card c with ``key`` (``ties``: cards seen with the best key;
+    the k-th of them replaces the choice with chance 1/k, so each is kept with equal chance)."""
+    if key < best_key:
+        return c, key, 1
+    if key == best_key:
+        ties += 1
+        if _random_below(rng, ties) == 0:
+            best = c
+    return best, best_key, ties
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _trick_so_far(g, trick, n):
+    """(led class, position of the card winning so far, its card, the trick's points) of a
+    trick with n >= 1 cards."""
+    winner_pos = _winner_position(g, trick, n)
+    trick_points = 0
+    for i in range(n):
+        trick_points += POINTS[g, trick[i]]
+    return CARD_CLASS[g, trick[0]], winner_pos, trick[winner_pos], trick_points
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _winner_position(g, trick, n):
     """Position in the trick of the card winning it so far (n cards played)."""
@@ -98,12 +125,7 @@ def _cheapest(g, cards, hand, unknown, rng):
             other = same & ~(1 << c)
             if POINTS[g, low_index(other)] == 10 and ABOVE[g, low_index(other)] & unknown:
                 key += 300
-        if key < best_key:
-            best, best_key, ties = c, key, 1
-        elif key == best_key:
-            ties += 1
-            if _random_below(rng, ties) == 0:
-                best = c
+        best, best_key, ties = _keep_lowest(best, best_key, ties, c, key, rng)
     return best
 
 
@@ -112,7 +134,7 @@ def _richest(g, cards, hand, rng):
     """The card with most points to smear on a partner's trick; jacks are
     worth more as trumps than as two points, so they come last."""
     best = NO_CARD
-    best_key = -(1 << 30)
+    best_key = 1 << 30  # of minus the key: the highest key wins
     ties = 0
     m = cards
     while m:
@@ -123,12 +145,7 @@ def _richest(g, cards, hand, rng):
             key = -100 - c
         else:
             key = POINTS[g, c] * 64 - popcount(hand & CLASS_MASKS[g, cls]) * 2 - (8 if cls == TRUMP else 0)
-        if key > best_key:
-            best, best_key, ties = c, key, 1
-        elif key == best_key:
-            ties += 1
-            if _random_below(rng, ties) == 0:
-                best = c
+        best, best_key, ties = _keep_lowest(best, best_key, ties, c, -key, rng)
     return best
 
 
@@ -227,12 +244,7 @@ def _declarer_lead(g, decl, hand, unknown, voids, rng):
             m &= m - 1
             same = hand & CLASS_MASKS[g, CARD_CLASS[g, c]]
             key = POINTS[g, c] * 16 - popcount(same) * 4 + popcount(BELOW[g, c] & same) * 8
-            if key < best_key:
-                best, best_key, ties = c, key, 1
-            elif key == best_key:
-                ties += 1
-                if _random_below(rng, ties) == 0:
-                    best = c
+            best, best_key, ties = _keep_lowest(best, best_key, ties, c, key, rng)
         return best
     top = high_index(mine)
     if not ABOVE[g, top] & unknown:
@@ -242,11 +254,7 @@ def _declarer_lead(g, decl, hand, unknown, voids, rng):
 
 @njit(cache=True, nogil=True)
 def _declarer_follow(g, decl, hand, legal, trick, n, unknown, voids, rng):
-    led_cls = CARD_CLASS[g, trick[0]]
-    best_card = trick[_winner_position(g, trick, n)]
-    trick_points = 0
-    for i in range(n):
-        trick_points += POINTS[g, trick[i]]
+    led_cls, _, best_card, trick_points = _trick_so_far(g, trick, n)
     winners = _winners(g, legal, best_card)
     following = (legal & CLASS_MASKS[g, led_cls]) != 0
     if n == 2:
@@ -326,12 +334,7 @@ def _defender_lead(g, decl, seat, hand, unknown, voids, rng):
                 key += 24  # the declarer ruffs cheaply
             if (same >> (c + 1)) and POINTS[g, high_index(same)] >= 10 and POINTS[g, c] < 10:
                 key += 6  # leading away from an ace or ten sets it up for the declarer
-            if key < best_key:
-                best, best_key, ties = c, key, 1
-            elif key == best_key:
-                ties += 1
-                if _random_below(rng, ties) == 0:
-                    best = c
+            best, best_key, ties = _keep_lowest(best, best_key, ties, c, key, rng)
         return best
     top = high_index(hand)
     if not ABOVE[g, top] & unknown:
@@ -341,13 +344,8 @@ def _defender_lead(g, decl, seat, hand, unknown, voids, rng):
 
 @njit(cache=True, nogil=True)
 def _defender_follow(g, decl, seat, hand, legal, trick, n, leader, unknown, voids, rng):
-    led_cls = CARD_CLASS[g, trick[0]]
-    winner_pos = _winner_position(g, trick, n)
-    best_card = trick[winner_pos]
+    led_cls, winner_pos, best_card, trick_points = _trick_so_far(g, trick, n)
     winner_seat = (leader + winner_pos) % 3
-    trick_points = 0
-    for i in range(n):
-        trick_points += POINTS[g, trick[i]]
     winners = _winners(g, legal, best_card)
     following = (legal & CLASS_MASKS[g, led_cls]) != 0
     trumps = CLASS_MASKS[g, TRUMP]
@@ -423,15 +421,9 @@ def _null_declarer(g, decl, hand, legal, trick, n, unknown, voids, rng):
                 higher &= higher - 1
                 if popcount(BELOW[g, x] & unknown) > popcount(BELOW[g, x] & same) - 1:
                     key += 20
-            if key < best_key:
-                best, best_key, ties = c, key, 1
-            elif key == best_key:
-                ties += 1
-                if _random_below(rng, ties) == 0:
-                    best = c
+            best, best_key, ties = _keep_lowest(best, best_key, ties, c, key, rng)
         return best
-    led_cls = CARD_CLASS[g, trick[0]]
-    best_card = trick[_winner_position(g, trick, n)]
+    led_cls, _, best_card, _ = _trick_so_far(g, trick, n)
     if legal & CLASS_MASKS[g, led_cls]:
         under = legal & BELOW[g, best_card]
         if under:
@@ -489,16 +481,9 @@ def _null_defender(g, decl, seat, hand, legal, trick, n, leader, unknown, voids,
             key = (low & 7) * 4 + popcount(same)
             if _void(voids, decl, cls) or not unknown & CLASS_MASKS[g, cls]:
                 key += 100
-            if key < best_key:
-                best, best_key, ties = low, key, 1
-            elif key == best_key:
-                ties += 1
-                if _random_below(rng, ties) == 0:
-                    best = low
+            best, best_key, ties = _keep_lowest(best, best_key, ties, low, key, rng)
         return best
-    led_cls = CARD_CLASS[g, trick[0]]
-    winner_pos = _winner_position(g, trick, n)
-    best_card = trick[winner_pos]
+    led_cls, winner_pos, best_card, _ = _trick_so_far(g, trick, n)
     winner_seat = (leader + winner_pos) % 3
     following = (legal & CLASS_MASKS[g, led_cls]) != 0
     declarer_played = (leader == decl) or (n == 2)
@@ -563,13 +548,20 @@ def choose_internal(g, decl, seat, hand, trick, n, leader, played, voids, skat_k
     return _defender_follow(g, decl, seat, hand, legal, trick, n, leader, unknown, voids, rng)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _internal_trick(g, trick_std, n):
+    """int64[3] with the n standard cards of ``trick_std`` in the internal layout."""
+    trick = np.empty(3, np.int64)
+    for i in range(n):
+        trick[i] = TO_INTERNAL[g, trick_std[i]]
+    return trick
+
+
 @njit(cache=True, nogil=True)
 def choose_card_std(g, decl, seat, hand, trick_std, n, leader, played, voids, skat_known, decl_open, rng):
     """``choose_internal`` on standard card masks and cards: the entry point
     for one decision of a real player (``trick_std`` holds n standard cards)."""
-    trick = np.empty(3, np.int64)
-    for i in range(n):
-        trick[i] = TO_INTERNAL[g, trick_std[i]]
+    trick = _internal_trick(g, trick_std, n)
     card = choose_internal(
         g, decl, seat, to_internal_mask(g, hand), trick, n, leader, to_internal_mask(g, played), voids,
         to_internal_mask(g, skat_known), to_internal_mask(g, decl_open), rng,
@@ -582,9 +574,10 @@ def choose_card_std(g, decl, seat, hand, trick_std, n, leader, played, voids, sk
 
 @njit(cache=True, nogil=True)
 def _playout_internal(g, decl, hands, trick, n, leader, decl_points, def_points, decl_tricks, def_tricks,
-                      played, voids, skat_known, ouvert, rng, out):
-    """Play to the end from a position (internal layout); mutates hands, trick,
-    voids.  Writes declarer points, defender points, declarer tricks, defender
+                      played, voids, skat_known, ouvert, rng, out, first):
+    """Play to the end from a position (internal layout), the seat to move playing
+    ``first`` (-1: the policy's card), then everyone the policy's cards; mutates hands,
+    trick, voids.  Writes declarer points, defender points, declarer tricks, defender
     tricks to out[0..3].  Null games stop at the declarer's first trick."""
     finished = False
     while not finished:
@@ -594,7 +587,11 @@ def _playout_internal(g, decl, hands, trick, n, leader, decl_points, def_points,
         hand = hands[seat]
         known_skat = skat_known if seat == decl else 0
         decl_open = hands[decl] if ouvert and seat != decl else 0
-        card = choose_internal(g, decl, seat, hand, trick, n, leader, played, voids, known_skat, decl_open, rng)
+        if first >= 0:
+            card = first
+            first = -1
+        else:
+            card = choose_internal(g, decl, seat, hand, trick, n, leader, played, voids, known_skat, decl_open, rng)
         if n > 0:
             led_cls = CARD_CLASS[g, trick[0]]
             if CARD_CLASS[g, card] != led_cls:
@@ -644,17 +641,35 @@ def playout_std(g, decl, h0, h1, h2, skat, skat_known, trick_std, n, leader, dec
     hands[0] = to_internal_mask(g, h0)
     hands[1] = to_internal_mask(g, h1)
     hands[2] = to_internal_mask(g, h2)
-    trick = np.empty(3, np.int64)
-    for i in range(n):
-        trick[i] = TO_INTERNAL[g, trick_std[i]]
+    trick = _internal_trick(g, trick_std, n)
     voids = np.empty(3, np.int64)
     voids[0], voids[1], voids[2] = v0, v1, v2
     out = np.zeros(4, np.int64)
     skat_internal = to_internal_mask(g, skat)
     _playout_internal(g, decl, hands, trick, n, leader, decl_points + _skat_points(g, skat_internal), def_points,
                       decl_tricks, def_tricks, to_internal_mask(g, played), voids,
-                      skat_internal if skat_known else 0, ouvert, rng, out)
+                      skat_internal if skat_known else 0, ouvert, rng, out, -1)
     return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _world_start(g, worlds, skats, w, skat_known, decl_points, start):
+    """World w's hands into ``start`` (internal layout); returns its skat as far as the
+    declarer knows it (else 0) and his points with the skat's."""
+    for s in range(3):
+        start[s] = to_internal_mask(g, worlds[w, s])
+    skat_internal = to_internal_mask(g, skats[w])
+    return (skat_internal if skat_known else 0), decl_points + _skat_points(g, skat_internal)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _restart(hands, start, world_voids, voids, trick, start_trick, n):
+    """Set a world's position back to its start for one more playout."""
+    for s in range(3):
+        hands[s] = start[s]
+        world_voids[s] = voids[s]
+    for i in range(n):
+        trick[i] = start_trick[i]
 
 
 @njit(cache=True, nogil=True)
@@ -674,24 +689,14 @@ def playout_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader, decl
     trick = np.empty(3, np.int64)
     world_voids = np.empty(3, np.int64)
     played_internal = to_internal_mask(g, played)
-    start_trick = np.empty(3, np.int64)
-    for i in range(n):
-        start_trick[i] = TO_INTERNAL[g, trick_std[i]]
+    start_trick = _internal_trick(g, trick_std, n)
     start = np.empty(3, np.int64)
     for w in range(n_worlds):
-        for s in range(3):
-            start[s] = to_internal_mask(g, worlds[w, s])
-        skat_internal = to_internal_mask(g, skats[w])
-        known = skat_internal if skat_known else 0
-        start_points = decl_points + _skat_points(g, skat_internal)
+        known, start_points = _world_start(g, worlds, skats, w, skat_known, decl_points, start)
         for r in range(repeats):
-            for s in range(3):
-                hands[s] = start[s]
-                world_voids[s] = voids[s]
-            for i in range(n):
-                trick[i] = start_trick[i]
+            _restart(hands, start, world_voids, voids, trick, start_trick, n)
             _playout_internal(g, decl, hands, trick, n, leader, start_points, def_points, decl_tricks, def_tricks,
-                              played_internal, world_voids, known, ouvert, rng, results[w, r])
+                              played_internal, world_voids, known, ouvert, rng, results[w, r], -1)
     return results
 
 
@@ -714,17 +719,11 @@ def playout_cards_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader
     world_voids = np.empty(3, np.int64)
     played_internal = to_internal_mask(g, played)
     mover = (leader + n) % 3
-    start_trick = np.empty(3, np.int64)
-    for i in range(n):
-        start_trick[i] = TO_INTERNAL[g, trick_std[i]]
+    start_trick = _internal_trick(g, trick_std, n)
     led = start_trick[0] if n > 0 else -1
     start = np.empty(3, np.int64)
     for w in range(n_worlds):
-        for s in range(3):
-            start[s] = to_internal_mask(g, worlds[w, s])
-        skat_internal = to_internal_mask(g, skats[w])
-        known = skat_internal if skat_known else 0
-        start_points = decl_points + _skat_points(g, skat_internal)
+        known, start_points = _world_start(g, worlds, skats, w, skat_known, decl_points, start)
         legal = legal_internal(g, start[mover], led)
         remaining = cards
         k = 0
@@ -734,44 +733,13 @@ def playout_cards_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader
             card = TO_INTERNAL[g, card_std]
             if (legal >> card) & 1:
                 for r in range(repeats):
-                    for s in range(3):
-                        hands[s] = start[s]
-                        world_voids[s] = voids[s]
-                    for i in range(n):
-                        trick[i] = start_trick[i]
-                    _play_first_then_playout(g, decl, hands, trick, n, leader, start_points, def_points, decl_tricks,
-                                             def_tricks, played_internal, world_voids, known, ouvert, card, rng,
-                                             results[k, w, r])
+                    _restart(hands, start, world_voids, voids, trick, start_trick, n)
+                    _playout_internal(g, decl, hands, trick, n, leader, start_points, def_points, decl_tricks,
+                                      def_tricks, played_internal, world_voids, known, ouvert, rng, results[k, w, r],
+                                      card)
             k += 1
     return results
 
-
-@njit(cache=True, nogil=True)
-def _play_first_then_playout(g, decl, hands, trick, n, leader, decl_points, def_points, decl_tricks, def_tricks,
-                             played, voids, skat_known, ouvert, card, rng, out):
-    mover = (leader + n) % 3
-    if n > 0 and CARD_CLASS[g, card] != CARD_CLASS[g, trick[0]]:
-        voids[mover] |= 1 << CARD_CLASS[g, trick[0]]
-    hands[mover] &= ~(1 << card)
-    trick[n] = card
-    n += 1
-    played |= 1 << card
-    if n == 3:
-        winner = (leader + _winner_position(g, trick, 3)) % 3
-        pts = POINTS[g, trick[0]] + POINTS[g, trick[1]] + POINTS[g, trick[2]]
-        if winner == decl:
-            decl_points += pts
-            decl_tricks += 1
-        else:
-            def_points += pts
-            def_tricks += 1
-        leader = winner
-        n = 0
-        if g == NULL and winner == decl:
-            out[0], out[1], out[2], out[3] = decl_points, def_points, decl_tricks, def_tricks
-            return
-    _playout_internal(g, decl, hands, trick, n, leader, decl_points, def_points, decl_tricks, def_tricks,
-                      played, voids, skat_known, ouvert, rng, out)
 
 
 @njit(cache=True, nogil=True)
@@ -801,6 +769,6 @@ def random_deal_playouts(games, count, seed):
         voids[0] = voids[1] = voids[2] = 0
         decl = i % 3
         skat_points = POINTS[g, low_index(skat)] + POINTS[g, high_index(skat)]
-        _playout_internal(g, decl, hands, trick, 0, 0, skat_points, 0, 0, 0, 0, voids, skat, False, rng, out)
+        _playout_internal(g, decl, hands, trick, 0, 0, skat_points, 0, 0, 0, 0, voids, skat, False, rng, out, -1)
         total += out[0]
     return total

@@ -108,10 +108,7 @@ def _time_solves(positions, threshold: int, ctx) -> tuple[list[float], list[int]
 
     times, nodes = [], []
     for pos in positions:
-        trick = ctx.trick
-        trick[:] = 0
-        for i, card in enumerate(pos.trick):
-            trick[i] = card
+        trick = ctx.load_trick(pos.trick)
         before = ctx.nodes
         start = time.perf_counter()
         core.solve_value(int(pos.game), pos.declarer, pos.hands[0], pos.hands[1], pos.hands[2], trick,
