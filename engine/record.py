@@ -10,13 +10,18 @@ after a pick-up, a player leaving).  Reading keeps the raw pairs so that a
 record writes back exactly as it was read; it also converts them into engine
 moves, tolerating what the real server writes: declaration and discard as one
 move (``D.ST.H8``) or two (``D`` then ``D9.DQ``), ``RE``/``SC``, ``TI.n`` and
-``LE.n``, hidden cards ``??`` and passed games.  A record that cannot be read
-raises (or, reading a file, collects) a ``RecordError`` naming the line, the
-field and what was expected; the other records still load.
+``LE.n``, a hidden card ``??`` (the card of the player to move when someone
+leaves) and passed games.  A record that cannot be read raises (or, reading a
+file, collects) a ``RecordError`` naming the line, the field and what was
+expected; the other records still load.  Error messages quote at most
+``QUOTE_LIMIT`` characters of the record, with control characters escaped, and
+a line longer than ``MAX_LINE`` bytes is refused unread.
 """
 
 from __future__ import annotations
 
+import codecs
+import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -40,6 +45,28 @@ from .scoring import Declaration, GameResult
 HEADER_ORDER = ("GM", "PC", "CO", "SE", "ID", "DT", "P0", "P1", "P2", "R0", "R1", "R2")
 _FIELD = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
 
+MAX_LINE = 64 * 1024
+"""Longest line read, in bytes: a real record has a few hundred characters."""
+QUOTE_LIMIT = 60
+"""Most characters of a record that an error message repeats."""
+_LONG_RUN = re.compile(r"\S{%d,}" % (QUOTE_LIMIT + 1))
+
+
+def printable(text: str) -> str:
+    """``text`` with control and other invisible characters escaped (``\\x1b``),
+    so that a record cannot drive the terminal an error is printed to."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def quote(text: str) -> str:
+    """``text`` quoted for an error message: escaped, and cut to QUOTE_LIMIT characters."""
+    shown = printable(text)
+    if len(shown) > QUOTE_LIMIT:
+        shown = shown[:QUOTE_LIMIT] + "…"
+    return f"'{shown}'"
+
 
 class RecordError(ValueError):
     """A record that cannot be read: where, which field, and what was expected."""
@@ -53,10 +80,14 @@ class RecordError(ValueError):
         if line is not None:
             where.append(f"line {line}")
         if record_id:
-            where.append(f"record {record_id}")
+            where.append(f"record {quote(record_id)[1:-1]}")
         if field:
             where.append(f"field {field}")
-        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        text = f"{', '.join(where)}: {message}" if where else message
+        # whatever the message repeats of the record (also from the engine's own
+        # errors, e.g. "not a card: '...'"): escaped, and no run longer than the limit
+        text = _LONG_RUN.sub(lambda m: m.group(0)[:QUOTE_LIMIT] + "…", printable(text))
+        super().__init__(text)
 
 
 @dataclass
@@ -197,14 +228,21 @@ def format_record(record: GameRecord) -> str:
 
 def parse_record(text: str, line: int | None = None) -> GameRecord:
     """Read one record; raises RecordError naming the line and field."""
-    text = text.strip()
+    if len(text) > MAX_LINE:
+        raise RecordError(_too_long(len(text)), line)
+    text = text.strip().removeprefix("\ufeff")  # a byte-order mark from an editor
     if not (text.startswith("(;") and text.endswith(";)")):
         raise RecordError("expected a record of the form (;GM[Skat]...MV[...] ;)", line)
     headers: dict[str, str] = {}
     mv: str | None = None
     result = ""
+    seen: set[str] = set()
     for match in _FIELD.finditer(text):
         key, value = match.group(1), match.group(2)
+        if key in seen:
+            raise RecordError(f"{key}[...] is given twice; a property appears once in a record", line, key,
+                              headers.get("ID"))
+        seen.add(key)
         if key == "MV":
             mv = value
         elif key == "R":
@@ -216,7 +254,8 @@ def parse_record(text: str, line: int | None = None) -> GameRecord:
         raise RecordError("the record has no moves (expected MV[w <32 cards> ...])", line, "MV", record_id)
     words = mv.split()
     if len(words) % 2:
-        raise RecordError(f"moves come in pairs of actor and action; {words[-1]!r} stands alone", line, "MV", record_id)
+        raise RecordError(f"moves come in pairs of actor and action; {quote(words[-1])} stands alone", line, "MV",
+                          record_id)
     tokens = [(words[i], words[i + 1]) for i in range(0, len(words), 2)]
     record = GameRecord(headers, None, tokens, result, [], line)
     _convert_moves(record)
@@ -232,23 +271,27 @@ def _convert_moves(record: GameRecord) -> None:
         order = [Card.from_str(c) for c in record.tokens[0][1].split(".")]
         record.deal = Deal.from_order(order)
     except ValueError as exc:
-        raise RecordError(f"bad deal {record.tokens[0][1]!r}: {exc} (expected 32 different cards like CJ.ST.D7)", line,
-                          "MV move 1", rid) from None
+        raise RecordError(f"bad deal {quote(record.tokens[0][1])}: {exc} (expected 32 different cards like CJ.ST.D7)",
+                          line, "MV move 1", rid) from None
 
     state = GameState.new(record.deal)
     pending: Declaration | None = None  # declaration written before its discard
     stopped = False
+    hidden: str | None = None  # where a hidden card was skipped: only a player leaving may follow
     for number, (actor, action) in enumerate(record.tokens[1:], start=2):
-        where = f"MV move {number} ({actor} {action})"
+        where = f"MV move {number} ({actor} {action})"  # RecordError escapes and shortens it
         try:
             if stopped:
                 raise RecordError("moves after the end of the game", line, where, rid)
+            if hidden is not None and not (actor == "w" and action.startswith(("LE.", "TI."))):
+                raise ValueError(f"only a player leaving (w LE.n or w TI.n) may follow the hidden card of {hidden}")
             moves = _moves_for(state, actor, action, pending)
             if moves == "pending":
                 pending = _declaration_of(action, state)
                 continue
             if moves == "skip":
-                record.notes.append(f"{where}: hidden card skipped")
+                hidden = where
+                record.notes.append(f"{where}: a hidden card, skipped (the player to move did not play it)")
                 continue
             for seat, move in moves:
                 if isinstance(move, Declare):
@@ -289,12 +332,15 @@ def _moves_for(state: GameState, actor: str, action: str, pending: Declaration |
             if skat != state.deal.skat:
                 raise ValueError(f"the world shows the skat as {action}, but the deal has {CardSet(state.deal.skat)}")
             return []  # the pick-up already took these cards
-        raise ValueError(f"unexpected world move {action!r} (expected the skat after a pick-up, or LE.n / TI.n)")
+        raise ValueError(f"unexpected world move {quote(action)} (expected the skat after a pick-up, or LE.n / TI.n)")
 
     seat = _seat(actor)
     if action in ("RE", "SC"):
         return [(seat, state.parse_iss(action, seat))]
     if action == "??":
+        # the server hides the card of the player to move when someone leaves the table
+        if state.phase != Phase.PLAY or seat != state.to_move:
+            raise ValueError("a hidden card (??) stands only for the card of the player to move during play")
         return "skip"
     if seat != state.to_move:
         raise ValueError(f"seat {seat} moved, but it is seat {state.to_move}'s turn")
@@ -309,6 +355,8 @@ def _moves_for(state: GameState, actor: str, action: str, pending: Declaration |
         return [(seat, _declare(decl, cards, state))]
     if state.phase == Phase.DISCARD:
         decl_text, cards = _split_declaration(action)
+        if decl_text and pending is not None:
+            raise ValueError(f"the game is declared twice: {pending.iss()} waits for its discard")
         if decl_text:
             if len(cards) == 0:
                 return "pending"
@@ -340,13 +388,57 @@ def _split_declaration(action: str) -> tuple[str, list[Card]]:
 
 def _seat(text: str) -> int:
     if text not in ("0", "1", "2"):
-        raise ValueError(f"expected a seat 0, 1 or 2 (or w), not {text!r}")
+        raise ValueError(f"expected a seat 0, 1 or 2 (or w), not {quote(text)}")
     return int(text)
 
 
-def iter_records(lines: Iterable[str]) -> Iterator[GameRecord | RecordError]:
-    """Each non-empty line as a record, or the error that line raised."""
+def _too_long(size: int, unit: str = "characters") -> str:
+    return f"the line has {size:,} {unit}; a record has a few hundred (lines over {MAX_LINE:,} are not read)"
+
+
+def read_lines(binary: io.RawIOBase | io.BufferedIOBase) -> Iterator[tuple[int, str | RecordError]]:
+    """The numbered lines of a file opened in binary mode, each decoded as UTF-8, or the
+    RecordError of a line that is not UTF-8 or longer than MAX_LINE (read past without
+    keeping it).  A byte-order mark before the first line is dropped."""
+    number = 0
+    while True:
+        chunk = binary.readline(MAX_LINE + 1)
+        if not chunk:
+            return
+        number += 1
+        if len(chunk) > MAX_LINE and not chunk.endswith(b"\n"):
+            size = len(chunk)
+            while chunk and not chunk.endswith(b"\n"):
+                chunk = binary.readline(MAX_LINE)
+                size += len(chunk)
+            yield number, RecordError(_too_long(size, "bytes"), number)
+            continue
+        if number == 1:
+            chunk = chunk.removeprefix(codecs.BOM_UTF8)
+        try:
+            yield number, chunk.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield number, RecordError(f"not UTF-8 text: byte 0x{chunk[exc.start]:02x} at column {exc.start + 1}",
+                                      number)
+
+
+def _numbered(lines: Iterable[str] | io.IOBase) -> Iterator[tuple[int, str | RecordError]]:
+    if isinstance(lines, (io.RawIOBase, io.BufferedIOBase)):
+        yield from read_lines(lines)
+        return
     for number, text in enumerate(lines, start=1):
+        if number == 1:
+            text = text.removeprefix("\ufeff")
+        yield number, RecordError(_too_long(len(text)), number) if len(text) > MAX_LINE else text
+
+
+def iter_records(lines: Iterable[str] | io.IOBase) -> Iterator[GameRecord | RecordError]:
+    """Each non-empty line as a record, or the error that line raised.  ``lines``
+    is text lines or a file opened in binary mode (see ``read_lines``)."""
+    for number, text in _numbered(lines):
+        if isinstance(text, RecordError):
+            yield text
+            continue
         if not text.strip():
             continue
         try:
@@ -358,7 +450,7 @@ def iter_records(lines: Iterable[str]) -> Iterator[GameRecord | RecordError]:
 def read_records(source: str | Path | Iterable[str]) -> tuple[list[GameRecord], list[RecordError]]:
     """All records of a file (path) or of lines; errors are collected, not raised."""
     if isinstance(source, (str, Path)):
-        with open(source, encoding="utf-8", errors="replace") as handle:
+        with open(source, "rb") as handle:
             items = list(iter_records(handle))
     else:
         items = list(iter_records(source))
@@ -382,20 +474,26 @@ _GAME_NAMES = {
 
 
 def summary(record: GameRecord) -> dict:
-    """The result of a record as computed by the engine from its moves (the
-    record's own R[...] is not read), in the shape of ``skat replay --json``."""
+    """The result of a record as computed by the engine from its moves, in the
+    shape of ``skat replay --json``.  The record's own R[...] is only compared:
+    where it disagrees with the moves, ``result_mismatch`` says how; ``notes``
+    lists what reading tolerated (both only when there is something to say)."""
     state = record.replay()
     out: dict = {"id": record.id, "passed": state.phase == Phase.PASSED}
     result = state.result()
     if result is None:
+        decl = state.declaration  # an unfinished game keeps what its moves declared
         out.update({
-            "declarer": state.declarer, "game": None, "hand": None, "ouvert": None,
-            "schneider_announced": None, "schwarz_announced": None, "matadors": None,
+            "declarer": state.declarer, "game": _GAME_NAMES[decl.game] if decl else None,
+            "hand": decl.hand if decl else None, "ouvert": decl.ouvert if decl else None,
+            "schneider_announced": decl.schneider_announced if decl else None,
+            "schwarz_announced": decl.schwarz_announced if decl else None, "matadors": None,
             "declarer_points": None, "declarer_tricks": None, "won": None, "overbid": None,
             "value": 0, "seeger_fabian": [0, 0, 0],
         })
         if not out["passed"]:
             out["abandoned"] = state.end or "unfinished"
+        _add_remarks(out, record, state)
         return out
     decl = result.declaration
     out.update({
@@ -415,7 +513,60 @@ def summary(record: GameRecord) -> dict:
     })
     if result.end != "played":
         out["end"] = result.end
+    _add_remarks(out, record, state)
     return out
+
+
+def _add_remarks(out: dict, record: GameRecord, state: GameState) -> None:
+    if record.notes:
+        out["notes"] = list(record.notes)
+    mismatch = result_mismatch(record, state)
+    if mismatch:
+        out["result_mismatch"] = mismatch
+
+
+def result_mismatch(record: GameRecord, state: GameState | None = None) -> str | None:
+    """How the record's own R[...] disagrees with what its moves give (declarer,
+    won or lost, value; or a result for a game the moves do not finish), or None."""
+    stated = parse_result_field(record.result_field)
+    if not stated:
+        return None
+    state = state if state is not None else record.replay()
+    if "passed" in stated:
+        if state.phase == Phase.PASSED:
+            return None
+        return f"the record's result says the game was passed in, but {_how_moves_end(state)}"
+    try:
+        declarer = int(stated["d"])
+        value = int(stated["v"]) if "v" in stated else None
+    except (KeyError, ValueError):
+        return None  # not a result this reader knows how to compare
+    if declarer == -1:  # abandoned before a game was declared
+        if state.is_over and state.declaration is None:
+            return None
+        return f"the record's result says no game was declared, but {_how_moves_end(state)}"
+    won = "win" in stated
+    said = f"declarer {declarer} {'won' if won else 'lost'}" + (f" {value}" if value is not None else "")
+    if "p" in stated:
+        said += f" with {stated['p']} card points"
+    result = state.result()
+    if result is None:
+        return f"the record's result says {said}, but {_how_moves_end(state)}"
+    if (result.declarer, result.won) != (declarer, won) or value not in (None, result.value):
+        got = f"declarer {result.declarer} {'won' if result.won else 'lost'} {result.value}"
+        return f"the record's result says {said}, but the moves give {got}"
+    return None
+
+
+def _how_moves_end(state: GameState) -> str:
+    if state.phase == Phase.PASSED:
+        return "the moves pass the game in"
+    if state.is_over:
+        return f"the moves end the game with no declaration ({state.end})"
+    if state.phase == Phase.PLAY:
+        played = 3 * len(state.tricks) + len(state.trick)
+        return f"the moves end at trick {len(state.tricks) + 1} after {played} cards"
+    return f"the moves end in the {state.phase.value} phase"
 
 
 def parse_result_field(text: str) -> dict[str, str]:
@@ -432,5 +583,6 @@ def parse_result_field(text: str) -> dict[str, str]:
 
 __all__ = [
     "GameRecord", "RecordError", "parse_record", "format_record", "read_records", "write_records",
-    "iter_records", "summary", "parse_result_field", "result_field",
+    "iter_records", "read_lines", "summary", "parse_result_field", "result_field", "result_mismatch",
+    "printable", "quote", "MAX_LINE", "QUOTE_LIMIT",
 ]

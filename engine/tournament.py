@@ -30,7 +30,7 @@ from pathlib import Path
 from .cards import Card
 from .game import Deal
 from .players.registry import PlayerSpec, make_player, parse_spec, split_specs
-from .record import GameRecord, format_record, read_records
+from .record import GameRecord, RecordError, format_record, parse_record, read_lines
 from .series import play_game
 
 CLOSE_GAME_POINTS = range(55, 61)
@@ -46,22 +46,38 @@ def generate_deals(count: int, seed: int) -> list[Deal]:
 
 def read_deals(path: str | Path) -> list[Deal]:
     """Deals from ISS records, or from a plain list: one deal a line, 32 cards
-    in ISS order (forehand, middlehand, rearhand, skat), optionally after ``w``."""
-    text = Path(path).read_text(encoding="utf-8").splitlines()
+    in ISS order (forehand, middlehand, rearhand, skat), optionally after ``w``.
+
+    Every line is read (as ``skat replay`` reads records: a bad byte or an endless
+    line fails only its line); if any line is not a deal, the file is refused with
+    each such line named, since a tournament over some of its deals would not be
+    the comparison asked for.
+    """
     deals: list[Deal] = []
-    plain_lines = [(n, l.strip()) for n, l in enumerate(text, 1) if l.strip() and not l.strip().startswith(("(;", "#"))]
-    if any(l.strip().startswith("(;") for l in text):
-        records, errors = read_records(text)
-        if errors:
-            raise ValueError(f"{path}: {errors[0]}")
-        deals.extend(r.deal for r in records)
-    for number, line in plain_lines:
-        words = line.split()
-        cards_text = words[1] if words[0] == "w" and len(words) > 1 else words[0]
-        try:
-            deals.append(Deal.from_order([Card.from_str(c) for c in cards_text.split(".")]))
-        except ValueError as exc:
-            raise ValueError(f"{path}: line {number}: not a deal ({exc}); expected 32 cards like CJ.SJ.HA...") from None
+    problems: list[str] = []
+    with open(path, "rb") as handle:
+        for number, text in read_lines(handle):
+            if isinstance(text, RecordError):
+                problems.append(str(text))
+                continue
+            line = text.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("(;"):
+                try:
+                    deals.append(parse_record(line, number).deal)
+                except RecordError as exc:
+                    problems.append(str(exc))
+                continue
+            words = line.split()
+            cards_text = words[1] if words[0] == "w" and len(words) > 1 else words[0]
+            try:
+                deals.append(Deal.from_order([Card.from_str(c) for c in cards_text.split(".")]))
+            except ValueError as exc:
+                problems.append(str(RecordError(f"not a deal ({exc}); expected 32 cards like CJ.SJ.HA...", number)))
+    if problems:
+        shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+        raise ValueError(f"{path}: {len(problems)} line(s) are not deals, no game was played: {shown}")
     if not deals:
         raise ValueError(f"{path}: no deals found")
     return deals

@@ -239,7 +239,7 @@ def _replay_json(path: str) -> int:
     failed = 0
     out = sys.stdout
     try:
-        handle = open(path, encoding="utf-8", errors="replace")
+        handle = open(path, "rb")  # decoded line by line: a bad byte or an endless line fails only its line
     except OSError as exc:
         print(f"skat replay: cannot open {path}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -250,10 +250,15 @@ def _replay_json(path: str) -> int:
                 print(f"{path}: {item}", file=sys.stderr)
                 continue
             try:
-                out.write(json.dumps(summary(item)) + "\n")
+                line = summary(item)
             except ValueError as exc:  # an engine error while replaying
                 failed += 1
-                print(f"{path}: line {item.line}, record {item.id}: {exc}", file=sys.stderr)
+                print(f"{path}: {RecordError(str(exc), item.line, record_id=item.id)}", file=sys.stderr)
+                continue
+            if "result_mismatch" in line:
+                print(f"{path}: warning: {RecordError(line['result_mismatch'], item.line, record_id=item.id)}",
+                      file=sys.stderr)
+            out.write(json.dumps(line) + "\n")
     return 1 if failed else 0
 
 

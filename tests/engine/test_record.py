@@ -120,3 +120,112 @@ def test_replay_json_command_prints_results_and_fails_on_bad_records(tmp_path):
         "declarer_tricks": 4, "won": False, "overbid": False, "value": -54, "seeger_fabian": [40, 40, -104],
     }
     assert "line 3" in proc.stderr and "field MV" in proc.stderr
+
+
+# ---- faults found by fuzzing: nothing accepted that the server would not write, nothing lost ------------
+
+
+def test_a_declaration_given_twice_is_refused():
+    line = sample_lines()[4]
+    assert " 2 D 2 D9.DQ " in line
+    for twice in (" 2 D 2 D 2 D9.DQ ", " 2 D 2 G.D9.DQ "):
+        with pytest.raises(RecordError, match="declared twice") as info:
+            parse_record(line.replace(" 2 D 2 D9.DQ ", twice), 4)
+        assert info.value.line == 4 and "MV move" in info.value.field
+
+
+def test_a_hidden_card_is_read_only_where_the_server_writes_it_and_is_reported():
+    line = sample_lines()[9]
+    assert " 0 ?? w LE.1 " in line
+    assert summary(parse_record(line))["notes"] == [
+        "MV move 9 (0 ??): a hidden card, skipped (the player to move did not play it)"]
+    not_to_move = line.replace(" 0 ?? w LE.1 ", " 1 ?? w LE.1 ")
+    in_bidding = line.replace(" 1 18 0 p ", " 1 ?? 1 18 0 p ")
+    play_goes_on = line.replace(" 0 ?? w LE.1 ", " 0 ?? 1 CA w LE.1 ")
+    for bad in (not_to_move, in_bidding):
+        with pytest.raises(RecordError, match="player to move during play"):
+            parse_record(bad)
+    with pytest.raises(RecordError, match="only a player leaving"):
+        parse_record(play_goes_on)
+
+
+def test_a_byte_order_mark_does_not_spoil_the_first_record(tmp_path):
+    path = tmp_path / "bom.sgf"
+    path.write_bytes(b"\xef\xbb\xbf" + "\n".join(sample_lines()[:2]).encode() + b"\n")
+    records, errors = read_records(path)
+    assert errors == [] and [r.id for r in records] == ["541932", "684159"]
+    records, errors = read_records(["\ufeff" + sample_lines()[0]])
+    assert errors == [] and len(records) == 1
+
+
+def test_an_absurdly_long_line_is_refused_unread_naming_its_line_and_the_rest_loads(tmp_path):
+    path = tmp_path / "long.sgf"
+    lines = sample_lines()[:2]
+    with open(path, "wb") as handle:
+        handle.write(lines[0].encode() + b"\n")
+        handle.write(b"(;GM[Skat]MV[w " + b"CJ." * 400_000 + b"]R[] ;)\n")  # 1.2 MB
+        handle.write(lines[1].encode() + b"\n")
+    records, errors = read_records(path)
+    assert [r.id for r in records] == ["541932", "684159"]
+    assert len(errors) == 1 and errors[0].line == 2 and "a record has a few hundred" in str(errors[0])
+    assert len(str(errors[0])) < 200
+
+
+def test_an_error_quotes_at_most_sixty_characters_of_the_record():
+    line = sample_lines()[0].replace(" 0 SA ", " 0 " + "X" * 5000 + " ")
+    with pytest.raises(RecordError) as info:
+        parse_record(line, 1)
+    message = str(info.value)
+    assert "X" * 60 + "…" in message and "X" * 61 not in message and len(message) < 400
+
+
+def test_control_characters_in_a_record_are_escaped_in_the_error():
+    line = sample_lines()[0].replace(" 0 SA ", " 0 \x1b[2J\x07 ")
+    with pytest.raises(RecordError) as info:
+        parse_record(line, 3)
+    message = str(info.value)
+    assert "\x1b" not in message and "\x07" not in message and "\\x1b[2J\\x07" in message
+
+
+def test_a_property_given_twice_is_refused_naming_line_and_field():
+    line = sample_lines()[0]
+    with pytest.raises(RecordError, match="ID.* given twice") as info:
+        parse_record(line.replace("ID[541932]", "ID[541932]ID[1]"), 6)
+    assert info.value.line == 6 and info.value.field == "ID"
+    mv = line[line.index("MV["):line.index("]R[") + 1]
+    with pytest.raises(RecordError, match="given twice") as info:
+        parse_record(line.replace("R[", mv + "R[", 1), 2)
+    assert info.value.field == "MV"
+
+
+def test_a_result_the_moves_do_not_reach_is_reported_and_the_declared_game_kept():
+    line = sample_lines()[0]  # rearhand declares diamonds: R[d:2 loss v:-54 ... p:59]
+    short = line[:line.index(" 0 SJ ")] + " ]" + line[line.index("]R[") + 1:]  # 4 cards played
+    out = summary(parse_record(short))
+    assert out["game"] == "diamonds" and out["declarer"] == 2 and out["hand"] is False
+    assert out["value"] == 0 and out["abandoned"] == "unfinished"
+    assert out["result_mismatch"] == (
+        "the record's result says declarer 2 lost -54 with 59 card points, but the moves end at trick 2 after 4 cards")
+    assert "result_mismatch" not in summary(parse_record(line))
+
+
+def test_a_result_that_disagrees_with_a_finished_game_is_reported():
+    line = sample_lines()[0].replace("R[d:2 loss v:-54", "R[d:2 win v:54")
+    assert summary(parse_record(line))["result_mismatch"] == (
+        "the record's result says declarer 2 won 54 with 59 card points, but the moves give declarer 2 lost -54")
+
+
+def test_replay_json_warns_about_a_result_mismatch_and_reports_bad_bytes_by_line(tmp_path):
+    path = tmp_path / "games.sgf"
+    lines = sample_lines()
+    short = lines[0][:lines[0].index(" 1 D9 ")] + " ]" + lines[0][lines[0].index("]R[") + 1:]
+    bad_byte = lines[1].replace("P0[", "P0[\xff").encode("latin-1")
+    path.write_bytes(b"\n".join([short.encode(), bad_byte, lines[2].encode()]) + b"\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "skat_tui.cli", "replay", str(path), "--json"], capture_output=True, text=True,
+    )
+    out = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [o["id"] for o in out] == ["541932", "727"] and out[0]["game"] == "diamonds"
+    assert "line 1, record 541932: the record's result says declarer 2 lost" in proc.stderr
+    assert "warning" in proc.stderr and "line 2: not UTF-8 text: byte 0xff" in proc.stderr
+    assert proc.returncode == 1  # for the line that could not be read

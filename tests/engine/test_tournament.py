@@ -65,6 +65,20 @@ def test_bad_deal_file_names_the_line(tmp_path):
         read_deals(path)
 
 
+def test_a_deal_file_with_a_bad_byte_and_a_bad_line_names_both_lines(tmp_path):
+    deals = generate_deals(4, seed=3)
+    lines = [deal_record(d, i).encode() for i, d in enumerate(deals)]
+    lines[1] = lines[1].replace(b"ID[", b"ID[\xff")
+    lines[3] = b"w CJ.SJ"
+    path = tmp_path / "deals.sgf"
+    path.write_bytes(b"\xef\xbb\xbf" + b"\n".join(lines) + b"\n")
+    with pytest.raises(ValueError) as info:
+        read_deals(path)
+    message = str(info.value)
+    assert "2 line(s) are not deals" in message and "line 2: not UTF-8 text: byte 0xff" in message
+    assert "line 4: not a deal" in message and "line 1" not in message  # the byte-order mark is no fault
+
+
 def test_interrupt_keeps_what_was_played():
     deals = generate_deals(10, seed=1)
 
