@@ -35,8 +35,14 @@ decision's result does not depend on the others, the order they run in, the
 number of threads or worker processes: same seed and budget, same review.
 Forced cards (one legal card) are listed but not searched.
 
-Bidding, skat, discard and declaration are not reviewed yet: the search
-bidder's analyses are not comparable to card-play evaluations (see the docs).
+The contract decisions (the pass that ends a seat's bidding and the
+declarer's last bid or hold; taking the skat or playing hand; the discard
+with the declaration) are reviewed by the search bidder
+(``engine.players.bidding``) from the seat's own view: the expected
+Seeger-Fabian score of the chosen option against the best one it found, marked
+``?`` from ``CONTRACT_MISTAKE`` and ``??`` from ``CONTRACT_BLUNDER`` points.
+A choice the bidder does not consider (a schneider announcement, an ouvert
+suit game) is listed with the options but not judged.
 """
 
 from __future__ import annotations
@@ -60,13 +66,16 @@ BLUNDER_POINTS = 30.0
 CONFIRM_WIN_DROP = 0.10
 MISTAKE_WIN_DROP = 0.15
 MISTAKE_POINTS = 12.0
+CONTRACT_MISTAKE = 25.0
+CONTRACT_BLUNDER = 60.0
+"""Expected Seeger-Fabian points a contract choice loses against the bidder's best option."""
 GOOD_WIN_DROP = 0.05
 GOOD_POINTS = 5.0
 """A choice counts as accurate when it loses less than both of these against the best card."""
 
 BLUNDER, MISTAKE, ONLY_CARD = "??", "?", "!"
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -126,6 +135,45 @@ class DecisionReview:
 
 
 @dataclass(frozen=True)
+class ContractOption:
+    name: str
+    """'pass', 'skat' (take it), a game as ``game_name`` gives it ('grand hand', 'clubs')."""
+    expected: float
+    """The seat's expected Seeger-Fabian score (difference to the other two) by the search bidder."""
+    discard: str = ""
+    """ISS cards put away with this game (discard decisions)."""
+
+
+@dataclass(frozen=True)
+class ContractReview:
+    move: int
+    phase: str
+    """'bidding', 'skat' (take it or play hand) or 'discard' (with the declaration)."""
+    seat: int
+    chosen: str
+    """The option chosen, as ``ContractOption.name`` (with ' · ' and the discard after a discard)."""
+    stake: int
+    """The bid at stake."""
+    options: tuple[ContractOption, ...]
+    chosen_index: int | None
+    """Where the chosen option is among ``options`` (None: the bidder did not consider it)."""
+    loss: float | None
+    mark: str
+    worlds: int = 0
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        out["options"] = [asdict(o) for o in self.options]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ContractReview:
+        data = dict(data)
+        data["options"] = tuple(ContractOption(**o) for o in data["options"])
+        return cls(**data)
+
+
+@dataclass(frozen=True)
 class SeatSummary:
     seat: int
     name: str
@@ -142,6 +190,9 @@ class SeatSummary:
     mean_loss_win: float | None
     accuracy: float | None
     """Percent of choices that lose less than GOOD_POINTS and GOOD_WIN_DROP against the best card (own view)."""
+    contract_decisions: int = 0
+    contract_loss: float | None = None
+    """Expected Seeger-Fabian points lost in the contract decisions the bidder could judge, summed."""
 
 
 @dataclass
@@ -156,17 +207,24 @@ class GameReview:
     decisions: list[DecisionReview] = field(default_factory=list)
     declarer_dd_start: float | None = None
     """1 if the declarer wins double-dummy at the opening lead, else 0 (None: no card play)."""
+    contracts: list[ContractReview] = field(default_factory=list)
 
     def summaries(self) -> list[SeatSummary]:
-        return [summarize_seat(seat, self.players[seat], [d for d in self.decisions if d.seat == seat])
+        return [summarize_seat(seat, self.players[seat], [d for d in self.decisions if d.seat == seat],
+                               [c for c in self.contracts if c.seat == seat])
                 for seat in range(3)]
 
-    def next_mark(self, after_move: int) -> DecisionReview | None:
+    def marked(self) -> list[DecisionReview | ContractReview]:
+        """Every decision marked ? or ?? (contract and card), in the order of the moves."""
+        return sorted((d for d in [*self.contracts, *self.decisions] if d.mark in (BLUNDER, MISTAKE)),
+                      key=lambda d: d.move)
+
+    def next_mark(self, after_move: int) -> DecisionReview | ContractReview | None:
         """The first marked mistake or blunder at a move after ``after_move`` (None if none)."""
-        for d in self.decisions:
-            if d.move > after_move and d.mark in (BLUNDER, MISTAKE):
-                return d
-        return None
+        return next((d for d in self.marked() if d.move > after_move), None)
+
+    def contract_at(self, move: int) -> ContractReview | None:
+        return next((c for c in self.contracts if c.move == move), None)
 
     def decision_at(self, move: int) -> DecisionReview | None:
         for d in self.decisions:
@@ -182,6 +240,8 @@ class GameReview:
     def json_lines(self) -> list[str]:
         """One line for the game, one per decision, one summary line."""
         lines = [json.dumps(self.header_dict())]
+        for c in self.contracts:
+            lines.append(json.dumps({"type": "contract", "id": self.record_id, **c.to_dict()}))
         for d in self.decisions:
             lines.append(json.dumps({"type": "decision", "id": self.record_id, **d.to_dict()}))
         lines.append(json.dumps({"type": "summary", "id": self.record_id,
@@ -199,28 +259,35 @@ class GameReview:
                     raise ValueError(f"review format {data.get('version')} is not {FORMAT_VERSION}")
                 review = cls(data["id"], tuple(data["players"]), data["game"], data["declarer"], data["player"],
                              data["limit"], data["seed"], declarer_dd_start=data["declarer_dd_start"])
-            elif kind == "decision":
+            elif kind in ("decision", "contract"):
                 if review is None:
-                    raise ValueError("a decision line before its game line")
+                    raise ValueError(f"a {kind} line before its game line")
                 data.pop("id")
-                review.decisions.append(DecisionReview.from_dict(data))
+                if kind == "decision":
+                    review.decisions.append(DecisionReview.from_dict(data))
+                else:
+                    review.contracts.append(ContractReview.from_dict(data))
         if review is None:
             raise ValueError("no game line")
         return review
 
 
-def summarize_seat(seat: int, name: str, decisions: list[DecisionReview]) -> SeatSummary:
+def summarize_seat(seat: int, name: str, decisions: list[DecisionReview],
+                   contracts: list[ContractReview] = ()) -> SeatSummary:
     choices = [d for d in decisions if not d.forced]
+    judged = [c.loss for c in contracts if c.loss is not None]
     searched = [d for d in choices if d.view_loss_win is not None]
     point_losses = [d.view_loss_points for d in searched if d.view_loss_points is not None]
     accurate = sum(1 for d in searched if _accurate(d))
     return SeatSummary(
         seat=seat, name=name, decisions=len(decisions), choices=len(choices), accurate=accurate,
-        mistakes=sum(d.mark == MISTAKE for d in decisions), blunders=sum(d.mark == BLUNDER for d in decisions),
+        mistakes=sum(d.mark == MISTAKE for d in [*decisions, *contracts]),
+        blunders=sum(d.mark == BLUNDER for d in [*decisions, *contracts]),
         only_cards=sum(d.mark == ONLY_CARD for d in decisions), dd_turned=sum(d.dd_turned for d in decisions),
         mean_loss_points=round(sum(point_losses) / len(point_losses), 2) if point_losses else None,
         mean_loss_win=round(sum(d.view_loss_win for d in searched) / len(searched), 4) if searched else None,
         accuracy=round(100.0 * accurate / len(searched), 1) if searched else None,
+        contract_decisions=len(contracts), contract_loss=round(sum(judged), 1) if judged else None,
     )
 
 
@@ -338,6 +405,86 @@ def review_decision(state: GameState, move_index: int, chosen: Card, player_kind
     )
 
 
+def contract_mark(loss: float | None) -> str:
+    if loss is None:
+        return ""
+    if loss >= CONTRACT_BLUNDER - 1e-9:
+        return BLUNDER
+    return MISTAKE if loss >= CONTRACT_MISTAKE - 1e-9 else ""
+
+
+def _judged(move: int, phase: str, seat: int, chosen: str, stake: int, options: list[ContractOption],
+            chosen_index: int | None, worlds: int) -> ContractReview:
+    loss = None
+    if chosen_index is not None:
+        loss = round(max(o.expected for o in options) - options[chosen_index].expected, 2)
+    return ContractReview(move, phase, seat, chosen, stake, tuple(options), chosen_index, loss,
+                          contract_mark(loss), worlds)
+
+
+def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
+    """The bids, holds and passes, the skat-or-hand choice and the discard with the declaration,
+    each valued by the search bidder from the seat's own view (``worlds`` sampled worlds)."""
+    from .cards import CardSet
+    from .game import Bid, Declare, Discard, Hold, Pass, PickUp
+    from .players.bidding import PASS_WORTH, SearchBidder, game_name
+
+    positions = record.positions()
+    moves = record.moves
+    # Of the bidding only what decided it: each pass, and the declarer's last bid or hold
+    # (the steps in between are the same decision again at a lower stake).
+    declarer = next((p.declarer for p in positions if p.phase != Phase.BIDDING and p.declarer is not None), None)
+    last_commitment = max((i for i, (seat, move) in enumerate(moves)
+                           if seat == declarer and isinstance(move, (Bid, Hold))
+                           and positions[i].phase == Phase.BIDDING), default=None)
+    out = []
+    for index, (seat, move) in enumerate(moves):
+        state = positions[index]
+        if state.phase == Phase.BIDDING and (isinstance(move, Pass) or index == last_commitment):
+            if isinstance(move, Bid):
+                stake = move.value
+            elif isinstance(move, Hold) or state.awaiting_listener:
+                stake = state.bid
+            else:
+                stake = state.next_bid()
+            if stake is None:
+                continue
+            bidder = SearchBidder(worlds, decision_seed(seed, record.id, f"bidding-{seat}"))
+            evaluation = bidder.evaluate_hand(state.view(seat), worlds)
+            expected, hand_game = evaluation.expected(stake)
+            play = "bid: " + ("skat" if hand_game is None else game_name(hand_game))
+            options = [ContractOption("pass", PASS_WORTH), ContractOption(play, round(expected, 2))]
+            chosen = 0 if isinstance(move, Pass) else 1
+            out.append(_judged(index, "bidding", seat, options[chosen].name, stake, options, chosen,
+                               evaluation.worlds))
+        elif state.phase == Phase.SKAT and isinstance(move, (PickUp, Declare)):
+            bidder = SearchBidder(worlds, decision_seed(seed, record.id, index))
+            bidder.choose(state.view(seat), worlds)
+            analysis = bidder.last_analysis
+            options = [ContractOption(c.game, round(c.expected, 2)) for c in analysis.candidates]
+            name = "skat" if isinstance(move, PickUp) else game_name(move.declaration)
+            names = [o.name for o in options]
+            out.append(_judged(index, "skat", seat, name, state.bid, options,
+                               names.index(name) if name in names else None, analysis.worlds))
+        elif state.phase == Phase.DISCARD and isinstance(move, Discard) and move.cards is not None:
+            declared = next((m for _, m in moves[index + 1:] if isinstance(m, Declare)), None)
+            if declared is None:
+                continue
+            bidder = SearchBidder(worlds, decision_seed(seed, record.id, index))
+            analysis = bidder.analyse_discard(state.view(seat), declared.declaration, move.cards, worlds)
+            if analysis is None:
+                continue  # no declaration the rules allow at this bid: nothing to compare
+            options = [ContractOption(c.game, round(c.expected, 2), str(CardSet(c.discard or 0)))
+                       for c in analysis.candidates]
+            discard = str(CardSet(move.cards))
+            name = game_name(declared.declaration)
+            keys = [(o.name, o.discard) for o in options]
+            chosen = keys.index((name, discard)) if (name, discard) in keys else None
+            out.append(_judged(index, "discard", seat, f"{name} · {discard}", state.bid, options, chosen,
+                               analysis.worlds))
+    return out
+
+
 def card_decisions(record) -> list[tuple[int, GameState, Card]]:
     """(move index, full state before the card, the card played) for every card of the record."""
     positions = record.positions()
@@ -376,6 +523,7 @@ def review_record(record, player_kind: str = "pimc", limit: Limit | None = None,
         review.decisions.append(review_decision(state, index, card, player_kind, limit, seed, record.id, threads))
         if on_decision:
             on_decision(done, len(decisions))
+    review.contracts = review_contracts(record, limit.simulations or 100, seed)
     if review.decisions:
         first = review.decisions[0]
         review.declarer_dd_start = float(any(c.dd_won for c in first.cards) == first.declarer_side)

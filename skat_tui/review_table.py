@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.cards import Card
-from engine.review import BLUNDER, MISTAKE, ONLY_CARD, CardValue, DecisionReview, GameReview
+from engine.review import BLUNDER, MISTAKE, ONLY_CARD, CardValue, ContractReview, DecisionReview, GameReview
 
 from .widgets.cards import card_text
 
@@ -98,9 +98,51 @@ def decisions_table(review: GameReview, german: bool = False) -> Table:
     return table
 
 
+PHASE_NAMES = {"bidding": "bid", "skat": "skat/hand", "discard": "discard"}
+
+
+def contract_option_text(name: str, discard: str, german: bool = False) -> Text:
+    text = Text(name)
+    if discard:
+        text.append(" · ")
+        for i, card in enumerate(discard.split(".")):
+            text.append(" " if i else "")
+            text.append_text(_card(card, german))
+    return text
+
+
+def contract_best(c: ContractReview):
+    return max(c.options, key=lambda o: o.expected)
+
+
+def contracts_table(review: GameReview, german: bool = False) -> Table:
+    table = Table(title=f"Record {review.record_id} · bidding and contract: expected score by the search bidder",
+                  title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    for column, justify in (("player", "left"), ("decision", "left"), ("chosen", "left"), ("score", "right"),
+                            ("best", "left"), ("loss", "right")):
+        table.add_column(column, justify=justify, no_wrap=True)
+    for c in review.contracts:
+        chosen = Text(c.chosen.split(" · ")[0])
+        if c.phase == "discard":
+            name, _, discard = c.chosen.partition(" · ")
+            chosen = contract_option_text(name, discard, german)
+        chosen.append(" ")
+        chosen.append_text(mark_text(c.mark))
+        best = contract_best(c)
+        mine = c.options[c.chosen_index] if c.chosen_index is not None else None
+        table.add_row(
+            review.players[c.seat], f"{PHASE_NAMES.get(c.phase, c.phase)} {c.stake}", chosen,
+            "not valued" if mine is None else f"{mine.expected:+.0f}",
+            Text("") if mine is best or (mine is not None and mine.expected >= best.expected)
+            else contract_option_text(best.name, best.discard, german) + Text(f" {best.expected:+.0f}"),
+            "" if not c.loss else f"−{c.loss:.0f}",
+        )
+    return table
+
+
 def summary_table(review: GameReview) -> Table:
     table = Table(title="Per player", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for column in ("player", "cards", "choices", "accuracy", "mean loss", "?", "??", "!", "DD ↓"):
+    for column in ("player", "cards", "choices", "accuracy", "mean loss", "contract loss", "?", "??", "!", "DD ↓"):
         table.add_column(column, justify="left" if column == "player" else "right", no_wrap=True)
     for s in review.summaries():
         if s.decisions == 0:
@@ -112,6 +154,7 @@ def summary_table(review: GameReview) -> Table:
                 loss = f"{s.mean_loss_points:.1f} pts {loss}"
         table.add_row(s.name, str(s.decisions), str(s.choices),
                       "–" if s.accuracy is None else f"{s.accuracy:.0f}%", loss,
+                      "–" if s.contract_loss is None else f"{s.contract_loss:.0f}",
                       str(s.mistakes), str(s.blunders), str(s.only_cards), str(s.dd_turned))
     return table
 
@@ -120,17 +163,22 @@ LEGEND = ("* declarer.  view: the side's expected card points and win share from
           "(what could be known); loss: against the best card there; DD: double dummy, all hands open "
           "(what was possible): the side's points, W won / L lost, ↓ a won game thrown away; decl: the "
           "declarer's chance after the card (view) and W/L double-dummy.  ?? blunder, ? mistake, "
-          "! the only card that keeps the game (thresholds in docs/review.md).")
+          "! the only card that keeps the game; a contract choice is marked by the score it loses against the "
+          "best option the search bidder found (thresholds in docs/review.md).")
 
 
 def review_report(review: GameReview, german: bool = False) -> Group:
-    if not review.decisions:
-        return Group(Text(f"Record {review.record_id} · {review.game}: no cards played, nothing to review"))
+    if not review.decisions and not review.contracts:
+        return Group(Text(f"Record {review.record_id} · {review.game}: nothing to review"))
     limit = review.limit
     budget = f"{limit['simulations']} worlds" if limit.get("simulations") else f"{limit.get('time')} s"
+    parts = []
+    if review.contracts:
+        parts += [contracts_table(review, german), Text("")]
+    if review.decisions:
+        parts += [decisions_table(review, german), Text("")]
     return Group(
-        decisions_table(review, german),
-        Text(""),
+        *parts,
         summary_table(review),
         Text(f"{review.player} at {budget} a decision, seed {review.seed}.  {LEGEND}", style="dim"),
         Text(""),

@@ -294,11 +294,26 @@ class SearchBidder:
 
     # ------------------------------------------------------------ after the skat
 
-    def _plan_after_skat(self, view: GameState, worlds: int, stop) -> tuple[Declaration, Mask]:
+    def analyse_discard(self, view: GameState, declaration: Declaration, discard: Mask,
+                        worlds: int | None = None) -> ContractAnalysis | None:
+        """The discard decision's analysis with ``declaration`` and ``discard`` valued beside the
+        bidder's own options on the same worlds (for the game review); None if the rules allow
+        no declaration at the bid."""
+        extra = hand_eval.Option(declaration, 0, 0.0, discard)
+        self.last_analysis = None
+        self._plan_after_skat(view, worlds or self.worlds, None, extra)
+        return self.last_analysis
+
+    def _plan_after_skat(self, view: GameState, worlds: int, stop,
+                         extra: hand_eval.Option | None = None) -> tuple[Declaration, Mask]:
         seat = view.declarer
         cards = view.hands[seat]
         options = [o for o in hand_eval.declaration_options(cards, seat)
                    if view.declaration_problem(o.declaration) is None]
+        own = len(options)  # an ``extra`` option is valued but never chosen
+        if extra is not None and options and not any(
+                (o.declaration, o.discard) == (extra.declaration, extra.discard) for o in options):
+            options.append(extra)
         if not options:
             option = hand_eval.choose_best(hand_eval.declaration_options(cards, seat), view.bid)
             return option.declaration, option.discard
@@ -311,14 +326,14 @@ class SearchBidder:
                 break
             sample += [sampler.sample(rng) for _ in range(min(BATCH_WORLDS, worlds - len(sample)))]
         candidates, best = [], None
-        for option in options:
+        for number, option in enumerate(options):
             kept = cards & ~option.discard
             hands = [_with_hand(w.hands, seat, kept) for w in sample]
             rows = _play(option.declaration, seat, hands, [option.discard] * len(sample), True, rng.getrandbits(62))
             outcome = _outcomes(option.declaration, [_score(option.declaration, seat, cards, r) for r in rows])
             expected = float(outcome.scores(view.bid).mean())
             candidates.append((option, outcome, expected))
-            if best is None or expected > best[2]:
+            if number < own and (best is None or expected > best[2]):
                 best = (option, outcome, expected)
         self.last_analysis = ContractAnalysis(
             view.phase.value, seat, view.bid, len(sample),

@@ -23,7 +23,7 @@ from ..players import resolve_player
 from engine.replay import ReplayNavigator
 from ..settings import Settings
 from ..widgets.debug_panel import DebugPanel
-from ..widgets.review_plot import ReviewPlot, decision_note
+from ..widgets.review_plot import ReviewPlot, contract_note, decision_note
 from ..widgets.table import TableView, describe_declaration
 from .dialogs import GamePickerScreen, HelpScreen, ending_lines
 from .table import describe_move
@@ -138,8 +138,11 @@ class ReplayScreen(Screen):
         if last is not None:
             status += f" · {self.names[last[0]]} {describe_move(last[1], self.settings.german)}"
             reviewed = review.decision_at(nav.position - 1) if review is not None else None
+            contract = review.contract_at(nav.position - 1) if review is not None else None
             if reviewed is not None:
                 status += f" {decision_note(reviewed, self.settings.german)}"
+            elif contract is not None:
+                status += f" {contract_note(contract, self.settings.german)}"
         self.query_one(ReviewPlot).show(review, nav.position)
         if nav.state.is_over:
             status += "\n" + ending_lines(nav.state, self.names, self.settings.german)[0]
@@ -221,7 +224,7 @@ class ReplayScreen(Screen):
                         severity="warning")
             return
         position = self.navigator.position
-        marked = [d for d in review.decisions if d.mark in ("?", "??")]
+        marked = review.marked()
         if not marked:
             self.notify("No mistakes marked in this game.")
             return
@@ -283,7 +286,7 @@ class ReplayScreen(Screen):
             except OSError as exc:
                 self.notify(f"The review could not be stored beside the record: {exc.strerror}",
                             severity="warning")
-        marks = sum(d.mark in ("?", "??") for d in review.decisions)
+        marks = len(review.marked())
         self.notify(f"Reviewed: {marks} mistake{'s' if marks != 1 else ''} marked; n jumps to the next.")
 
     def _review_failed(self, error: Exception) -> None:

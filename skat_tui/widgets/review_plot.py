@@ -8,7 +8,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
-from engine.review import BLUNDER, MISTAKE, ONLY_CARD, DecisionReview, GameReview
+from engine.review import BLUNDER, MISTAKE, ONLY_CARD, ContractReview, DecisionReview, GameReview
 
 BARS = " ▁▂▃▄▅▆▇█"
 BAR_ROWS = 3
@@ -127,6 +127,24 @@ def decision_note(d: DecisionReview, german: bool = False) -> str:
         dd += f", {name(best_dd.card)} {best_dd.dd_points if best_dd.dd_points is not None else ''}" \
               f"{' ' if best_dd.dd_points is not None else ''}{'W' if best_dd.dd_won else 'L'}"
     return " ".join(parts) + " · " + dd
+
+
+def contract_note(c: ContractReview, german: bool = False) -> str:
+    """A contract decision's review: '?? −302 expected score (best grand · ♠Q ♣8 +100)'."""
+    from engine.cards import Card
+
+    if c.chosen_index is None:
+        return "· not among the options the search bidder values"
+    mine = c.options[c.chosen_index]
+    text = f"{c.mark} " if c.mark else ""
+    text += f"{mine.expected:+.0f} expected score"
+    best = max(c.options, key=lambda o: o.expected)
+    if c.loss:
+        name = best.name
+        if best.discard:
+            name += " · " + " ".join(Card.from_str(card).unicode(german) for card in best.discard.split("."))
+        text += f", −{c.loss:.0f} (best {name} {best.expected:+.0f})"
+    return text
 
 
 class ReviewPlot(Widget):

@@ -223,3 +223,47 @@ def test_a_record_whose_review_fails_is_reported_and_the_others_are_reviewed(mon
     assert failures == [(records[1].id, "the solver refused the position")]
     with pytest.raises(ValueError):
         review_records(records, "mcu", Limit(simulations=4))  # without on_error it is raised
+
+
+def _deal_with(hand_of: int, cards: str) -> Deal:
+    """A deal where seat ``hand_of`` holds ``cards`` (ISS notation) and the rest is dealt in card order."""
+    from engine.cards import CardSet
+
+    mine = CardSet.from_str(cards).mask
+    hands, others = [0, 0, 0], iter([c for c in range(32) if not mine >> c & 1])
+    for seat in range(3):
+        if seat == hand_of:
+            hands[seat] = mine
+        else:
+            hands[seat] = sum(1 << next(others) for _ in range(10))
+    skat = sum(1 << next(others) for _ in range(2))
+    return Deal(tuple(hands), skat)
+
+
+def test_passing_with_a_sure_grand_is_a_contract_blunder_and_the_skat_choice_is_valued():
+    from engine.game import Pass
+    from engine.record import GameRecord
+
+    # Middlehand holds all four jacks and the four aces with two tens: a grand hand is a sure win.
+    deal = _deal_with(1, "CJ.SJ.HJ.DJ.CA.SA.HA.DA.CT.ST")
+    state = GameState.new(deal)
+    state.push(Pass())  # middlehand passes at 18
+    state.push(Pass())  # rearhand passes
+    state.push(Pass())  # forehand passes: the game is passed in
+    review = review_record(GameRecord.from_state(state, "pass-1"), "pimc", Limit(simulations=20), seed=1)
+    first = review.contracts[0]
+    assert (first.phase, first.seat, first.chosen, first.stake) == ("bidding", 1, "pass", 18)
+    bid = next(o for o in first.options if o.name != "pass")
+    assert bid.expected > 100 and first.loss == bid.expected and first.mark == BLUNDER
+    assert review.summaries()[1].blunders == 1 and review.summaries()[1].contract_loss == first.loss
+    assert review.next_mark(-1) == first
+
+
+def test_contract_decisions_of_real_games_are_valued_with_the_chosen_discard():
+    records, _ = read_records(SAMPLES)
+    record = next(r for r in records if r.id == "8650652")  # the ISS declarer's diamonds at 36 were overbid
+    review = review_record(record, "mcu", Limit(simulations=20), seed=1)
+    discard = next(c for c in review.contracts if c.phase == "discard")
+    assert discard.chosen.startswith("diamonds · ") and discard.chosen_index is not None
+    assert discard.loss > 0 and discard.mark in (MISTAKE, BLUNDER)
+    assert review.contracts == review_record(record, "mcu", Limit(simulations=20), seed=1).contracts

@@ -36,7 +36,7 @@ async def test_the_replay_shows_the_cached_review_and_jumps_to_the_blunder(tmp_p
         assert plot.has_class("-shown") and plot.review is not None
         assert "Accuracy: Ann" in plot.plain()
         assert "??" in plot.plain() and "DD" in plot.plain()
-        marked = [d for d in plot.review.decisions if d.mark in ("?", "??")]
+        marked = plot.review.marked()  # contract and card decisions, in the order of the moves
         blunder = next(d for d in marked if d.mark == "??")  # Ann's ♥A at trick 9
         for d in marked[:marked.index(blunder) + 1]:
             await pilot.press("n")  # to just after the next marked card
@@ -49,6 +49,9 @@ async def test_the_replay_shows_the_cached_review_and_jumps_to_the_blunder(tmp_p
         course = plot.plain().splitlines()[1:-1]  # three rows of bars, the double-dummy strip, the marks
         assert course[3].index("▀") == LABEL_WIDTH  # the labels are as wide in every row
         assert {len(line) for line in course} == {LABEL_WIDTH + 2 * len(plot.review.decisions)}
+        await pilot.press("home", "right")  # Bob passes at 18: valued by the search bidder
+        assert plot.review.contract_at(0) is not None
+        assert "Bob passes" in screen.status_text() and "expected score" in screen.status_text()
         await pilot.press("home", "N")  # backwards from the start wraps to the last marked card
         assert screen.navigator.position == marked[-1].move + 1
 
