@@ -12,14 +12,17 @@ the same games whatever the number of workers or where they run.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
+import io
 import itertools
 import json
 import math
 import os
 import platform
 import random
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -337,13 +340,92 @@ def _run_dask(tasks, address: str, collect) -> None:
 # ---------------------------------------------------------------- output
 
 
+RESULT_FILES = ("deals.sgf", "games.sgf", "games-close.sgf", "games-lost.sgf", "results.json", "results.csv")
+"""The files a run writes into its folder, besides one ``games-TYPE.sgf`` per game type."""
+_PER_TYPE_FILE = re.compile(r"games-[a-z]+\.sgf")
+
+
+class OutputError(ValueError):
+    """The results cannot be written where asked; said before the first game."""
+
+
+def old_result_files(folder: str | Path) -> list[Path]:
+    """The result files an earlier run left in ``folder`` (nothing else in it)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.name in RESULT_FILES or _PER_TYPE_FILE.fullmatch(p.name))
+
+
+def prepare_outputs(out_dir: str | Path, csv_path: str | Path | None = None, overwrite: bool = False) -> None:
+    """Make sure, before any game is played, that the results can be written.
+
+    The folder must be new or empty, and an existing CSV file is not replaced,
+    unless ``overwrite``: then the result files of the earlier run are removed
+    first (other files in the folder stay), so that none of them sits beside the
+    new results.  The folder is created, and it and the CSV file's folder must
+    take a file.  Raises OutputError saying what is wrong; nothing is removed then.
+    """
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"--out {out} is a file, not a folder")
+    if out.is_dir() and not overwrite:
+        entries = sorted(p.name for p in out.iterdir())
+        if entries:
+            shown = ", ".join(entries[:3]) + (", …" if len(entries) > 3 else "")
+            raise OutputError(f"--out {out} is not empty ({shown}); name a new folder, or pass --overwrite to "
+                              "replace the results in it")
+    csv_file = Path(csv_path) if csv_path is not None else None
+    if csv_file is not None:
+        if csv_file.is_dir():
+            raise OutputError(f"--csv {csv_file} is a folder, not a file")
+        if csv_file.exists() and not overwrite:
+            raise OutputError(f"--csv {csv_file} exists; name a new file, or pass --overwrite to replace it")
+        _check_writable(csv_file.parent, f"--csv {csv_file}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"--out {out}: cannot create the folder: {exc.strerror or exc}") from None
+    _check_writable(out, f"--out {out}")
+    if overwrite:
+        for old in old_result_files(out):
+            old.unlink()
+        if csv_file is not None and csv_file.exists():
+            csv_file.unlink()
+
+
+def _check_writable(folder: Path, what: str) -> None:
+    probe = folder / f".skat-write-test-{os.getpid()}"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise OutputError(f"{what}: cannot write into {folder}: {exc.strerror or exc}") from None
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """``text`` into ``path`` through a temporary file beside it and a rename:
+    the file is complete or as it was, never half written."""
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+
+
 def write_outputs(run: TournamentRun, out_dir: str | Path) -> dict:
-    """Deals, games (all, by game type, close, lost), results as JSON and CSV, the run's data."""
+    """Deals, games (all, by game type, close, lost), results as JSON and CSV, the run's data;
+    each file written whole (``write_atomic``).  See ``prepare_outputs`` for the folder."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     results = run.results()
     ordered = sorted(run.outcomes, key=lambda o: (o.deal_index, o.arrangement))
-    (out / "deals.sgf").write_text("".join(deal_record(d, i) + "\n" for i, d in enumerate(run.deals)))
+    write_atomic(out / "deals.sgf", "".join(deal_record(d, i) + "\n" for i, d in enumerate(run.deals)))
     files: dict[str, list[str]] = {"games.sgf": []}
     for o in ordered:
         files["games.sgf"].append(o.record)
@@ -354,20 +436,21 @@ def write_outputs(run: TournamentRun, out_dir: str | Path) -> dict:
             if not o.won:
                 files.setdefault("games-lost.sgf", []).append(o.record)
     for name, lines in files.items():
-        (out / name).write_text("".join(line + "\n" for line in lines))
-    (out / "results.json").write_text(json.dumps(results, indent=2))
+        write_atomic(out / name, "".join(line + "\n" for line in lines))
+    write_atomic(out / "results.json", json.dumps(results, indent=2))
     write_csv(results, out / "results.csv")
     return results
 
 
 def write_csv(results: dict, path: str | Path) -> None:
-    with open(path, "w", newline="") as handle:
-        writer = csv.writer(handle)
-        columns = ["spec", "instances", "games", "declarer_won", "declarer_lost", "card_points", "score",
-                   "seeger_fabian", "seeger_fabian_per_game", "ci95"]
-        writer.writerow(columns)
-        for row in results["players"]:
-            writer.writerow([row[c] for c in columns])
+    text = io.StringIO()
+    writer = csv.writer(text)
+    columns = ["spec", "instances", "games", "declarer_won", "declarer_lost", "card_points", "score",
+               "seeger_fabian", "seeger_fabian_per_game", "ci95"]
+    writer.writerow(columns)
+    for row in results["players"]:
+        writer.writerow([row[c] for c in columns])
+    write_atomic(path, text.getvalue())
 
 
 def default_workers() -> int:
@@ -380,5 +463,6 @@ def command_line() -> str:
 
 __all__ = [
     "generate_deals", "read_deals", "arrangements", "play_deal", "run_tournament", "write_outputs", "summarize",
-    "mean_ci", "split_specs", "PlayerSpec",
+    "mean_ci", "split_specs", "PlayerSpec", "prepare_outputs", "OutputError", "write_atomic", "write_csv",
+    "old_result_files", "RESULT_FILES",
 ]

@@ -110,8 +110,10 @@ def _build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--deals-file", metavar="FILE", help="play these deals instead (ISS records or a plain deal list)")
     tour.add_argument("--workers", type=_whole_number(1, 1024), default=None, help="local worker processes (default: one per core)")
     tour.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster (needs the cluster extra)")
-    tour.add_argument("--out", metavar="DIR", help="output folder (default tournament-SEED-TIME)")
-    tour.add_argument("--csv", metavar="FILE", help="also write the results table as CSV here")
+    tour.add_argument("--out", metavar="DIR", help="output folder, new or empty (default tournament-SEED-TIME)")
+    tour.add_argument("--csv", metavar="FILE", help="also write the results table as CSV here (a new file)")
+    tour.add_argument("--overwrite", action="store_true",
+                      help="replace the results of an earlier run in --out (and the --csv file)")
     tour.add_argument("--json", action="store_true", help="print the results as one JSON object")
     return parser
 
@@ -442,11 +444,12 @@ def _tournament(args: argparse.Namespace) -> int:
         if len(specs) != 3:
             raise ValueError(f"--players needs three specs, got {len(specs)}: {', '.join(specs)}")
         deals = t.read_deals(args.deals_file) if args.deals_file else t.generate_deals(args.deals, args.seed)
+        out_dir = args.out or f"tournament-{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
+        t.prepare_outputs(out_dir, args.csv, args.overwrite)  # before the first game, not after the last
     except (ValueError, OSError) as exc:
-        err.print(f"skat tournament: {exc}")
+        err.print(f"skat tournament: {exc}", markup=False, highlight=False)
         return 2
     workers = args.workers if args.workers is not None else t.default_workers()
-    out_dir = args.out or f"tournament-{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
     started = time.perf_counter()
     with Progress(
         TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
@@ -463,9 +466,16 @@ def _tournament(args: argparse.Namespace) -> int:
         except (ValueError, RuntimeError, ImportError) as exc:
             err.print(f"skat tournament: {exc}")
             return 2
-    results = t.write_outputs(run, out_dir)
-    if args.csv:
-        t.write_csv(results, args.csv)
+    try:
+        results = t.write_outputs(run, out_dir)
+        if args.csv:
+            t.write_csv(results, args.csv)
+    except OSError as exc:
+        # the folder went away or the disk is full: the results still reach the terminal
+        err.print(f"skat tournament: the results could not be written ({exc}); here they are as JSON",
+                  markup=False, highlight=False)
+        print(json.dumps(run.results()))
+        return EXIT_INTERRUPTED if run.interrupted else 1
     if run.interrupted:
         err.print(f"stopped: kept {len(run.outcomes)} games")
     status = EXIT_INTERRUPTED if run.interrupted else 0

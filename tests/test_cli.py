@@ -253,3 +253,85 @@ def test_the_tournament_table_says_won_and_lost_count_games_as_declarer(capsys, 
     assert code == 0
     assert "decl. decl." in out and "won lost" in out
     assert "decl. won / lost: the player's own games as declarer" in out
+
+
+# ---- tournament outputs: checked before the first game, never mixed, written whole ----------------
+
+TOURNAMENT = ["tournament", "--players", "random,random,heuristic", "--deals", "1", "--workers", "1", "--json"]
+
+
+def no_games(monkeypatch):
+    from engine import tournament
+
+    monkeypatch.setattr(tournament, "run_tournament", lambda *a, **k: pytest.fail("games were played"))
+
+
+def test_a_second_tournament_into_the_same_folder_is_refused_unless_overwrite(capsys, monkeypatch, tmp_path):
+    out = tmp_path / "out"
+    assert cli.main(TOURNAMENT + ["--out", str(out)]) == 0
+    first = (out / "games.sgf").read_text()
+    (out / "games-null.sgf").write_text("(;GM[Skat]ID[stale] ;)\n" * 36)  # as if from an earlier, longer run
+    (out / "notes.txt").write_text("mine")
+    capsys.readouterr()
+    with monkeypatch.context() as patch:
+        no_games(patch)
+        assert cli.main(TOURNAMENT + ["--out", str(out)]) == 2
+    assert "is not empty" in capsys.readouterr().err and (out / "games.sgf").read_text() == first
+    assert cli.main(TOURNAMENT + ["--out", str(out), "--overwrite", "--seed", "2"]) == 0
+    games = (out / "games.sgf").read_text().splitlines()
+    assert len(games) == json.loads(capsys.readouterr().out)["run"]["games"] == 3
+    stale_gone = not (out / "games-null.sgf").exists() or "stale" not in (out / "games-null.sgf").read_text()
+    assert stale_gone and (out / "notes.txt").read_text() == "mine"
+    assert not list(out.glob(".*"))  # no temporary files left
+
+
+def test_an_existing_csv_is_kept_unless_overwrite(capsys, monkeypatch, tmp_path):
+    table = tmp_path / "table.csv"
+    table.write_text("keep me")
+    no_games(monkeypatch)
+    assert cli.main(TOURNAMENT + ["--out", str(tmp_path / "out"), "--csv", str(table)]) == 2
+    assert "exists" in capsys.readouterr().err and table.read_text() == "keep me"
+
+
+@pytest.mark.parametrize("where", ["out-in-a-file", "csv-in-a-missing-folder", "csv-is-a-folder"])
+def test_an_unwritable_out_or_csv_is_refused_before_the_first_game(capsys, monkeypatch, tmp_path, where):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    out, csv = tmp_path / "out", None
+    if where == "out-in-a-file":
+        out = blocker / "out"
+    elif where == "csv-in-a-missing-folder":
+        csv = tmp_path / "missing" / "table.csv"
+    else:
+        csv = tmp_path
+    no_games(monkeypatch)
+    assert cli.main(TOURNAMENT + ["--out", str(out)] + (["--csv", str(csv)] if csv else [])) == 2
+    err = capsys.readouterr().err
+    assert "skat tournament: --" in err and "Traceback" not in err
+
+
+def test_results_are_written_whole_or_not_at_all(monkeypatch, tmp_path):
+    from engine import tournament
+
+    target = tmp_path / "results.json"
+    target.write_text('{"old": true}')
+
+    def no_rename(source, destination):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tournament.os, "replace", no_rename)
+    with pytest.raises(OSError):
+        tournament.write_atomic(target, '{"new": true}')
+    assert target.read_text() == '{"old": true}' and [p.name for p in tmp_path.iterdir()] == ["results.json"]
+
+
+def test_results_that_cannot_be_written_after_the_games_still_reach_the_terminal(capsys, monkeypatch, tmp_path):
+    from engine import tournament
+
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tournament, "write_outputs", disk_full)
+    assert cli.main(TOURNAMENT + ["--out", str(tmp_path / "out")]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["run"]["games"] == 3 and "could not be written" in captured.err
