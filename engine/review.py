@@ -600,12 +600,12 @@ def _review_task(record_text: str, player_kind: str, time_budget: float | None, 
 def review_records(records: list, player_kind: str = "pimc", limit: Limit | None = None, seed: int = 1,
                    workers: int = 1, scheduler: str | None = None,
                    on_progress: Callable[[float, int], None] | None = None,
-                   on_review: Callable[[GameReview], None] | None = None,
+                   on_review: Callable[[int, GameReview], None] | None = None,
                    on_error: Callable[[object, Exception], None] | None = None) -> list[GameReview]:
     """Reviews of ``records`` in their order.  One record uses ``workers`` threads in its searches;
     several are shared out to ``workers`` processes (one record each) or a Dask cluster.
-    ``on_progress(records_done, total)`` may report fractions of a record; ``on_review`` gets
-    each review as it is finished (in any order).  A record whose review fails is left out and
+    ``on_progress(records_done, total)`` may report fractions of a record; ``on_review(index, review)``
+    gets each review as it is finished (in any order).  A record whose review fails is left out and
     handed to ``on_error(record, exception)`` (raised again without it); the others go on."""
     limit = limit or Limit(simulations=100)
     if player_kind not in REVIEW_PLAYERS:
@@ -624,7 +624,7 @@ def review_records(records: list, player_kind: str = "pimc", limit: Limit | None
         else:
             done[index] = review
             if on_review:
-                on_review(review)
+                on_review(index, review)
         if on_progress:
             on_progress(len(done) + len(failed), total)
 

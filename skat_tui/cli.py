@@ -354,28 +354,49 @@ def _review(args: argparse.Namespace) -> int:
         simulations=args.simulations if args.simulations is not None else 100)
     workers = args.workers if args.workers is not None else default_workers()
     out = Console(highlight=False, soft_wrap=args.json)
-    printed: list = []
+    index_of = {id(record): i for i, record in enumerate(playable)}
+    finished: dict[int, object] = {}  # index → review, or None for a failed one
+    shown = [0]  # reviews are printed in the file's order, each as soon as those before it are done
+    reviews: list = []
 
-    def show(review) -> None:
-        printed.append(review)
+    def emit() -> None:
+        while shown[0] in finished:
+            review = finished.pop(shown[0])
+            shown[0] += 1
+            if review is None:
+                continue
+            reviews.append(review)
+            if args.json:
+                for line in review.json_lines():
+                    print(line)
+                sys.stdout.flush()
+            else:
+                from .review_table import review_report
+
+                out.print(review_report(review, args.german))
+
+    def show(index: int, review) -> None:
+        finished[index] = review
+        emit()
 
     def failed(record, exc: Exception) -> None:
         errors.append(exc)
-        progress.console.print(f"{args.file}: line {record.line}, record {record.id}: the review failed: {exc}",
-                               highlight=False)
+        err.print(f"{args.file}: line {record.line}, record {record.id}: the review failed: {exc}", highlight=False)
+        finished[index_of[id(record)]] = None
+        emit()
 
     interrupted = False
+    # stdout is not redirected through the bar: the reviews go to stdout, the bar to stderr
     with Progress(TextColumn("[bold]reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err, transient=True) as progress:
+                  console=err, transient=True, redirect_stdout=False, redirect_stderr=False) as progress:
         task = progress.add_task("records", total=len(playable))
         try:
-            reviews = review_records(
+            review_records(
                 playable, args.player, limit, args.seed, workers, args.scheduler,
                 on_progress=lambda done, total: progress.update(task, completed=done), on_review=show,
                 on_error=failed)
         except KeyboardInterrupt:
-            interrupted = True
-            reviews = [r for r in sorted(printed, key=lambda r: [p.id for p in playable].index(r.record_id))]
+            interrupted = True  # the reviews printed so far stay complete, and are kept
         except (RuntimeError, ImportError, OSError) as exc:
             err.print(f"skat review: {exc}", highlight=False)
             return 2
@@ -385,14 +406,6 @@ def _review(args: argparse.Namespace) -> int:
         except OSError as exc:
             err.print(f"skat review: could not store the reviews beside {args.file}: {exc.strerror}",
                       highlight=False)
-    for review in reviews:
-        if args.json:
-            for line in review.json_lines():
-                print(line)
-        else:
-            from .review_table import review_report
-
-            out.print(review_report(review, args.german))
     if interrupted:
         return EXIT_INTERRUPTED
     return 1 if errors else 0

@@ -62,3 +62,26 @@ def test_review_with_worker_processes_gives_the_same_lines(tmp_path):
     assert one.stdout == two.stdout
     assert [json.loads(l)["id"] for l in one.stdout.splitlines() if json.loads(l)["type"] == "game"] == \
         ["541932", "684159", "727"]
+
+
+def test_ctrl_c_keeps_the_reviews_printed_and_exits_130(tmp_path):
+    """Each game's lines are printed as soon as it is reviewed; a stop keeps them whole and
+    stores them beside the record."""
+    import signal
+
+    games = tmp_path / "many.sgf"
+    games.write_text(SAMPLES.read_text() * 3)
+    proc = subprocess.Popen([sys.executable, "-m", "skat_tui.cli", "review", str(games), "--simulations", "30",
+                             "--json", "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = proc.stdout.readline()  # the first game's line: the review is under way
+    assert json.loads(first)["type"] == "game"
+    while json.loads(line := proc.stdout.readline())["type"] != "summary":
+        pass  # the rest of the first game
+    proc.send_signal(signal.SIGINT)
+    rest, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 130
+    lines = [json.loads(l) for l in rest.splitlines()]  # every line printed is whole JSON
+    games_printed = 1 + sum(l["type"] == "game" for l in lines)
+    assert games_printed < 33
+    cached = (tmp_path / "many.sgf.review.jsonl").read_text().splitlines()
+    assert sum(json.loads(l)["type"] == "game" for l in cached) >= 1
