@@ -26,8 +26,9 @@ class MCUPlayer(MonteCarloPlayer):
 
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
                  threads: int = 1, seed: int | None = None, reps: int = 1, batch_worlds: int = 16,
-                 bidding: str = "heuristic", inference: bool = False) -> None:
-        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding, inference)
+                 bidding: str = "heuristic", inference: bool = False,
+                 near: float = MonteCarloPlayer.DEFAULT_NEAR) -> None:
+        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding, inference, near)
         if reps < 1:
             raise ValueError("reps must be at least 1")
         self.reps = reps
@@ -39,7 +40,7 @@ class MCUPlayer(MonteCarloPlayer):
             kwargs["reps"] = whole_number_param("reps", rest.pop("reps"), 1, 10_000)
         if rest:
             raise ValueError(f"unknown MCU parameter(s): {', '.join(rest)} "
-                             "(expected time, simulations, eval, reps, sampler, threads, bidding)")
+                             "(expected time, simulations, eval, reps, sampler, threads, bidding, near)")
         return cls(seed=seed, **kwargs)
 
     def prepare(self, view, legal):

@@ -31,11 +31,11 @@ import numpy as np
 from ..tools import warmup
 from ..analysis import Analysis, CardAccumulator
 from ..calibration import wall_seconds
-from ..cards import Card, cards_of
+from ..cards import CARD_POINTS, Card, cards_of
 from ..evaluation import Evaluation, default_for
 from ..game import GameState, Phase, Play
 from ..limits import Limit
-from ..rules import GameType
+from ..rules import CLASS_OF, STRENGTH, TRUMP_CLASS, GameType
 from ..inference import InferenceSampler, pool_size
 from ..sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
@@ -113,6 +113,7 @@ class MonteCarloPlayer(Player):
     tie_margin = 0.0
     """Cards whose evaluation is within this of the best count as tied when
     secondary values can break the tie (PIMC's playouts)."""
+    DEFAULT_NEAR = 1.0
 
     def __init__(
         self,
@@ -124,8 +125,16 @@ class MonteCarloPlayer(Player):
         batch_worlds: int = 8,
         bidding: str = "heuristic",
         inference: bool = False,
+        near: float = DEFAULT_NEAR,
     ) -> None:
         from .heuristic import HeuristicPlayer
+
+        if not 0 <= near <= 10:
+            raise ValueError(f"near must be from 0 to 10 standard errors, not {near!r}")
+        self.near = near
+        """Cards whose evaluation is within ``near`` standard errors of the best (the paired
+        difference over the same worlds) are played as equals: the lowest of them is chosen
+        (0: only exact ties, broken at random)."""
 
         self.limit = limit or self.default_limit
         self.evaluation = evaluation
@@ -165,6 +174,8 @@ class MonteCarloPlayer(Player):
             kwargs["threads"] = whole_number_param("threads", params.pop("threads"), 1, MAX_THREADS)
         if "bidding" in params:
             kwargs["bidding"] = params.pop("bidding")
+        if "near" in params:
+            kwargs["near"] = number_param("near", params.pop("near"), 0, 10)
         return kwargs, params
 
     def new_game(self, seat: int) -> None:
@@ -295,8 +306,9 @@ class MonteCarloPlayer(Player):
         # final statistics in batch order: independent of thread timing
         # (one concatenation, not one pass per batch: thousands of small numpy calls would overrun the budget)
         final = [CardAccumulator(card, self.binary_outcomes(null_game)) for card in legal]
-        if results:
-            _accumulate(final, _concatenated([results[k] for k in sorted(results)]), table)
+        everything = _concatenated([results[k] for k in sorted(results)]) if results else None
+        if everything is not None:
+            _accumulate(final, everything, table)
         stats = [acc.stats() for acc in final]
         tie_rng = random.Random(decision_seed)
         note = ""
@@ -314,7 +326,19 @@ class MonteCarloPlayer(Player):
                 note = f"{what}, broken by playout means: " + ", ".join(
                     f"{legal[i].unicode()} {secondary[i]:.1f}" for i in tied)
                 tied = [i for i in tied if secondary[i] >= top - 1e-9]
-            chosen = legal[tie_rng.choice(tied)]
+            elif self.near > 0:
+                tied = _within_noise(stats, table[everything.points, everything.won.astype(np.int64)], self.near)
+            if len(tied) > 1 and self.near > 0:
+                # within the noise the cards do the same job: play the lowest, as a good player would
+                game = view.declaration.game
+                low = min(tied, key=lambda i: lowest_card_key(game, legal[i]))
+                if secondary is None:
+                    note = (f"within {self.near:g} standard error{'s' * (self.near != 1)} of the best: "
+                            + ", ".join(f"{legal[i].unicode()} {stats[i].evaluation:.2f}" for i in tied))
+                note += f"; the lowest card, {legal[low].unicode()}"
+                chosen = legal[low]
+            else:
+                chosen = legal[tie_rng.choice(tied)]
         analysis = self._analysis(seat, legal, final, chosen, worlds_done[0], time.perf_counter() - start, limit,
                                   null_game, True, note, effective_worlds)
         return Decision(Play(chosen), analysis)
@@ -367,6 +391,31 @@ def _evaluation_table(evaluation: Evaluation, declarer_side: bool, null_game: bo
         for won in (0, 1):
             table[points, won] = evaluation(points, bool(won), declarer_side, null_game)
     return table
+
+
+def lowest_card_key(game: GameType, card: Card) -> tuple[int, ...]:
+    """Orders cards from the one a good player gives up most easily: fewest card points,
+    then a plain card before a trump, then the lowest rank (null: the lowest rank)."""
+    if game == GameType.NULL:
+        return (STRENGTH[game][card],)
+    return (CARD_POINTS[card], CLASS_OF[game][card] == TRUMP_CLASS, STRENGTH[game][card])
+
+
+def _within_noise(stats, values: np.ndarray, near: float) -> list[int]:
+    """The cards whose mean evaluation is within ``near`` standard errors of the best card's,
+    the error taken of the paired difference over the same samples (worlds), best first."""
+    best = max(range(len(stats)), key=lambda i: stats[i].evaluation)
+    samples = values.shape[1]
+    close = [best]
+    for i in range(len(stats)):
+        if i == best:
+            continue
+        difference = values[best] - values[i]
+        gap = float(difference.mean())
+        error = float(difference.std(ddof=1)) / math.sqrt(samples) if samples > 1 else 0.0
+        if gap <= near * error + 1e-9:
+            close.append(i)
+    return close
 
 
 def _tie_break_means(ordered: list[BatchOutcome]) -> np.ndarray | None:

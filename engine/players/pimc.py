@@ -49,12 +49,12 @@ class PIMCPlayer(MonteCarloPlayer):
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
                  threads: int = 1, seed: int | None = None, batch_worlds: int = 8,
                  tiebreak: str = "playout", margin: float = 0.0, bidding: str = "heuristic",
-                 inference: bool = False) -> None:
+                 inference: bool = False, near: float = MonteCarloPlayer.DEFAULT_NEAR) -> None:
         # 8 worlds a core call: the Python around each call (sampling, arrays, playouts) holds
         # the GIL, and a second thread waits for it less with fewer, larger calls (random deals,
         # 2 threads, in one run: 3,119 worlds/s at 2, 3,601 at 6, 3,808 at 10).  A stop aborts
         # the running solve, so the batch size does not delay it.
-        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding, inference)
+        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding, inference, near)
         if tiebreak not in self.TIE_BREAKS:
             raise ValueError(f"tiebreak must be one of {', '.join(self.TIE_BREAKS)}, not {tiebreak!r}")
         if margin < 0:
@@ -77,7 +77,7 @@ class PIMCPlayer(MonteCarloPlayer):
             kwargs["margin"] = number_param("margin", rest.pop("margin"), 0, 1000)
         if rest:
             raise ValueError(f"unknown PIMC parameter(s): {', '.join(rest)} "
-                             "(expected time, simulations, eval, sampler, threads, tiebreak, margin, bidding)")
+                             "(expected time, simulations, eval, sampler, threads, tiebreak, margin, bidding, near)")
         return cls(seed=seed, **kwargs)
 
     def _acquire_context(self) -> SolverContext:

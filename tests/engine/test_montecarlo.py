@@ -5,12 +5,15 @@ import time
 
 import pytest
 
+from engine.cards import cards_of
 from engine.evaluation import Evaluation
 from engine.game import Deal, GameState, Phase, Play
 from engine.limits import Limit
 from engine.players.heuristic import HeuristicPlayer
 from engine.players.mcu import MCUPlayer
+from engine.players.montecarlo import lowest_card_key
 from engine.players.pimc import PIMCPlayer
+from engine.players.registry import make_player
 from engine.rules import GameType
 
 
@@ -265,7 +268,8 @@ def test_a_margin_lets_secondary_values_decide_between_near_equal_cards(suit_pos
     view = suit_position.view(suit_position.to_move)
     favourite = list(cards_of(view.legal_cards()))[0]
     for margin, expect_favourite in ((0.0, False), (0.1, False), (0.2, True)):
-        player = _NearTiePlayer(Limit(simulations=6), Evaluation("wins"), seed=3, batch_worlds=6, margin=margin)
+        player = _NearTiePlayer(Limit(simulations=6), Evaluation("wins"), seed=3, batch_worlds=6, margin=margin,
+                                near=0)  # the margin alone: no near-tie rule
         player.favourite = favourite
         decision = player.choose(view)
         assert (decision.move == Play(favourite)) == expect_favourite, margin
@@ -284,9 +288,13 @@ def test_equal_evaluations_are_broken_by_the_secondary_values(suit_position):
         assert decision.move == Play(favourite)
         assert decision.analysis.note.startswith("tie, broken by playout means")
     # without secondary values the tie is broken at random (but repeatably under a seed)
-    chosen = {_TiedPlayer(Limit(simulations=6), Evaluation("wins"), seed=s, tiebreak="random").choose(view).move
+    chosen = {_TiedPlayer(Limit(simulations=6), Evaluation("wins"), seed=s, tiebreak="random", near=0).choose(view).move
               for s in range(12)}
     assert len(chosen) > 1
+    # by default equal cards are played as equals: the lowest of them, whatever the seed
+    lowest = min(legal, key=lambda c: lowest_card_key(view.declaration.game, c))
+    assert {_TiedPlayer(Limit(simulations=6), Evaluation("wins"), seed=s, tiebreak="random").choose(view).move
+            for s in range(6)} == {Play(lowest)}
 
 
 def test_pimc_prefers_the_tied_card_its_playouts_value_most():
@@ -317,3 +325,76 @@ def test_a_budget_that_would_never_stop_is_refused():
     for bad in (math.nan, math.inf, -math.inf):
         with pytest.raises(ValueError, match="finite number of seconds"):
             Limit(time=bad)
+
+
+# ---- near-ties: within the noise, the lowest card ---------------------------------------------
+
+
+def test_the_lowest_card_is_the_one_a_good_player_gives_up_first():
+    from engine.cards import Card
+    from engine.rules import GameType
+
+    def order(game, cards):
+        return sorted(cards, key=lambda c: lowest_card_key(game, c))
+
+    jacks = [Card.CJ, Card.SJ, Card.HJ, Card.DJ]
+    assert order(GameType.GRAND, jacks) == [Card.DJ, Card.HJ, Card.SJ, Card.CJ]
+    assert order(GameType.HEARTS, [Card.HA, Card.H7, Card.S7, Card.SK, Card.HJ]) == [
+        Card.S7, Card.H7, Card.HJ, Card.SK, Card.HA]  # points first, then plain before trump, then rank
+    assert order(GameType.NULL, [Card.CA, Card.CJ, Card.CT, Card.C7]) == [Card.C7, Card.CT, Card.CJ, Card.CA]
+
+
+class _NoisyNearTiePlayer(PIMCPlayer):
+    """Every card scores the same in each world, except ``top``: one point more and one less by
+    turns (so these cancel in each batch), and one more in the very first world: ahead by 1/n of
+    a point, far inside the noise."""
+
+    top = None
+    ahead = False
+
+    def value_worlds(self, context, worlds, seed):
+        import numpy as np
+
+        from engine.players.montecarlo import BatchOutcome
+
+        legal = context[1]
+        n = len(worlds)
+        base = np.array([30 + w.hands[1] % 61 for w in worlds], np.int64)
+        points = np.tile(base, (len(legal), 1))
+        step = np.array([0 if k == n - 1 and n % 2 else 1 if k % 2 == 0 else -1 for k in range(n)], np.int64)
+        if not self.ahead:  # one thread: the first batch comes first
+            step[0] += 1
+            self.ahead = True
+        points[legal.index(self.top)] += step
+        return BatchOutcome(points, np.ones((len(legal), n), bool))
+
+
+def test_cards_within_the_noise_of_the_best_are_played_as_equals_the_lowest_first(suit_position):
+    view = suit_position.view(suit_position.to_move)
+    game = view.declaration.game
+    legal = list(cards_of(view.legal_cards()))
+    top = max(legal, key=lambda c: lowest_card_key(game, c))
+    lowest = min(legal, key=lambda c: lowest_card_key(game, c))
+
+    def decide(near):
+        player = _NoisyNearTiePlayer(Limit(simulations=21), Evaluation("mean"), seed=4, tiebreak="random",
+                                     batch_worlds=21, near=near)
+        player.top = top
+        return player.choose(view)
+
+    sharp = decide(0)
+    assert sharp.move == Play(top) and sharp.analysis.note == ""  # the best mean, by 1/21 of a point
+    decision = decide(1)
+    assert decision.move == Play(lowest)
+    note = decision.analysis.note
+    assert note.startswith("within 1 standard error of the best: ") and note.endswith(
+        f"the lowest card, {lowest.unicode()}")
+    assert decide(1).move == decision.move  # seeded: the same decision again
+
+
+def test_near_is_a_spec_parameter():
+    assert make_player("mcu:near=0.5", 1).near == 0.5
+    assert make_player("pimc:near=0", 1).near == 0
+    assert make_player("mcu", 1).near == 1.0
+    with pytest.raises(ValueError, match="near"):
+        make_player("mcu:near=-1", 1)
