@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 import traceback
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -410,9 +411,18 @@ class TableScreen(Screen):
         prefix += f" · seed {self.session.seed} · "
         self.query_one(TableView).show(
             view, self.human_seat, self.names, german=self.settings.german, players=players,
-            info_prefix=prefix, legal=legal, selected=self.selected,
+            info_prefix=prefix, legal=legal, selected=self.selected, scores=self._score_text(),
         )
         self._update_actions()
+
+    def _score_text(self) -> Text:
+        """The series so far, for the panel beside the trick on a big terminal."""
+        series = self.session.series
+        text = Text(f"Score · {len(series.entries)} game{'s' * (len(series.entries) != 1)}\n", style="bold")
+        text.append(f"{'':<6} {'plain':>6} {'SF':>6}", style="dim")
+        for total in series.totals():
+            text.append(f"\n{total.name:<6} {total.score:>6} {total.seeger_fabian:>6}")
+        return text
 
     def say(self, text: str, error: bool = False) -> None:
         self.message, self.message_is_error = text, error

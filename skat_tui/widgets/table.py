@@ -31,6 +31,23 @@ def describe_declaration(decl: Declaration, german: bool = False) -> str:
     return decl.describe(german)
 
 
+def last_trick_text(state: GameState, names: tuple[str, str, str], german: bool = False) -> Text:
+    """'Last trick · West took 14', then each card in the order played with who played it."""
+    text = Text("Last trick", style="bold")
+    if not state.tricks:
+        text.append("\nnone yet", style="dim")
+        return text
+    last = state.tricks[-1]
+    text.append(f"\n{names[last.winner]} took {last.points}\n", style="dim")
+    for i, card in enumerate(last.cards):
+        seat = (last.leader + i) % 3
+        text.append(f"{names[seat]:<6} ")
+        text.append_text(card_text(card, german))
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
 def bidding_lines(state: GameState, names: tuple[str, str, str]) -> list[str]:
     """What has been said, in order: 'West: 18', 'You: yes', 'East: pass'."""
     lines = []
@@ -142,6 +159,7 @@ class SeatPanel(Static):
             text.append(look.thinking, style="bold cyan")
         elif look.to_move:
             text.append("to move", style="bold cyan")
+        text.rstrip()  # a seat as tall as its content has no empty last line
         return text
 
     def plain(self) -> str:
@@ -183,6 +201,20 @@ def _box(card: Card | None, german: bool, big: bool = False) -> list[Text]:
     return [Text("╭───╮"), middle, Text("╰───╯")]
 
 
+def is_big(widget: Widget) -> bool:
+    """Whether the screen is big enough for big cards and the side panels (140×40 and more)."""
+    return widget.screen.has_class("-wide", "-tall")
+
+
+class SidePanel(Static):
+    """Beside the trick on a big terminal: the last trick, or the score of the series."""
+
+    DEFAULT_CSS = """
+    SidePanel { display: none; width: 24; height: auto; padding: 0 1; margin-top: 1;
+                border: round $foreground 30%; }
+    """
+
+
 class TrickArea(Static):
     """The middle of the table: the trick with each card in front of its seat."""
 
@@ -208,9 +240,10 @@ class TrickArea(Static):
             for line in look.lines[-max(1, self.content_size.height - 1):]:
                 out.append(line + "\n")
             return out
-        # Big terminals get big cards, and the trick sits in the middle of the table.
+        # Big terminals get big cards, and the trick sits in the middle of the table; the
+        # same rule as the hand's cards (the screen's -wide and -tall classes), so the two match.
         height = self.content_size.height
-        big = width >= 60 and height >= 20  # 100×30 keeps the small cards
+        big = is_big(self)
         card_width = 7 if big else 5
         west, east, south = (_box(look.cards.get(s), self.german, big) for s in ("west", "east", "south"))
         gap = max(1, width - card_width * 2 - 4)
@@ -252,6 +285,7 @@ class TableView(Widget):
     DEFAULT_CSS = """
     TableView { height: 1fr; width: 100%; layout: vertical; }
     TableView #middle { height: 1fr; min-height: 8; }
+    TableView .seat-column { width: 24; height: 100%; }
     TableView #south-area { height: auto; }
     TableView #south { height: 1; padding: 0 1; }
     """
@@ -263,9 +297,13 @@ class TableView(Widget):
     def compose(self) -> ComposeResult:
         yield InfoBar(id="info")
         with Horizontal(id="middle"):
-            yield SeatPanel(id="seat-west")
+            with Vertical(classes="seat-column"):
+                yield SeatPanel(id="seat-west")
+                yield SidePanel(id="side-last-trick")
             yield TrickArea(id="trick")
-            yield SeatPanel(id="seat-east")
+            with Vertical(classes="seat-column"):
+                yield SeatPanel(id="seat-east")
+                yield SidePanel(id="side-score")
         with Vertical(id="south-area"):
             yield Static(id="south")
             yield HandRow(id="hand")
@@ -285,11 +323,13 @@ class TableView(Widget):
         legal: int | None = None,
         selected: int = 0,
         thinking: dict[int, str] | None = None,
+        scores: Text | None = None,
     ) -> None:
         """Draw ``state`` with ``south_seat`` at the bottom (West plays after South).
 
         ``open_hands`` shows every hand the state knows face up (replay);
         otherwise only south's own hand and an ouvert declarer's hand.
+        ``scores`` (the series so far) and the last trick sit beside the trick on a big terminal.
         """
         thinking = thinking or {}
         west_seat, east_seat = (south_seat + 1) % 3, (south_seat + 2) % 3
@@ -336,6 +376,10 @@ class TableView(Widget):
         self.query_one(HandRow).show(hand_cards, german=german, legal=legal, selected=selected)
 
         self.query_one("#trick", TrickArea).set_look(self._trick_look(state, names, spots), german)
+        self.query_one("#side-last-trick", SidePanel).update(last_trick_text(state, names, german))
+        side_score = self.query_one("#side-score", SidePanel)
+        side_score.update(scores or "")
+        side_score.set_class(scores is not None, "has-scores")
         self.query_one(InfoBar).update(self._info(state, names, german, info_prefix))
 
     def _trick_look(self, state: GameState, names, spots: dict[int, str]) -> TrickLook:

@@ -135,3 +135,36 @@ async def test_the_replay_footer_fits_80_columns():
         await pilot.pause(0.1)
         assert fits(app.screen.query_one(Footer))
         assert "Quit" in footer_keys(app)
+
+
+async def play_first_trick(pilot, screen) -> None:
+    await wait_until(pilot, lambda: screen.my_turn)
+    await pilot.press("b", "s", "1", "2", "x")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, DeclarationDialog))
+    await pilot.press("5", "enter")
+    await wait_until(pilot, lambda: screen.my_turn)
+    await pilot.press("1")
+    await wait_until(pilot, lambda: screen.my_turn and screen.state.tricks)
+    await pilot.pause(0.1)
+
+
+@pytest.mark.parametrize("size, big", [((160, 50), True), ((120, 32), False), ((100, 30), False)])
+async def test_trick_and_hand_cards_share_one_size_rule_and_big_terminals_use_the_side(fast_settings, size, big):
+    from skat_tui.widgets.cards import CardWidget
+    from skat_tui.widgets.table import SidePanel, TrickArea
+
+    app = new_app(fast_settings)
+    async with app.run_test(size=size) as pilot:
+        screen = table(app)
+        await play_first_trick(pilot, screen)
+        trick = screen.query_one(TrickArea).plain()
+        hand_width = screen.query_one(CardWidget).outer_size.width
+        assert ("╭─────╮" in trick) == big and (hand_width == 7) == big, (trick, hand_width)
+        last, score = screen.query_one("#side-last-trick", SidePanel), screen.query_one("#side-score", SidePanel)
+        assert last.display == big and score.display == big
+        if big:
+            first = screen.state.tricks[0]
+            shown = str(last.render())
+            assert f"{screen.names[first.winner]} took {first.points}" in shown
+            assert all(card.unicode() in shown for card in first.cards)
+            assert "Score · 0 games" in str(score.render())
