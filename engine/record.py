@@ -14,8 +14,9 @@ move (``D.ST.H8``) or two (``D`` then ``D9.DQ``), ``RE``/``SC``, ``TI.n`` and
 leaves) and passed games.  A record that cannot be read raises (or, reading a
 file, collects) a ``RecordError`` naming the line, the field and what was
 expected; the other records still load.  Error messages quote at most
-``QUOTE_LIMIT`` characters of the record, with control characters escaped, and
-a line longer than ``MAX_LINE`` bytes is refused unread.
+``QUOTE_LIMIT`` characters of the record, with control characters escaped; a
+record that contains control characters is refused, and a line longer than
+``MAX_LINE`` bytes is refused unread.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ MAX_LINE = 64 * 1024
 """Longest line read, in bytes: a real record has a few hundred characters."""
 QUOTE_LIMIT = 60
 """Most characters of a record that an error message repeats."""
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # a tab is a space; \r and \n end the line
 _LONG_RUN = re.compile(r"\S{%d,}" % (QUOTE_LIMIT + 1))
 
 
@@ -231,6 +233,12 @@ def parse_record(text: str, line: int | None = None) -> GameRecord:
     if len(text) > MAX_LINE:
         raise RecordError(_too_long(len(text)), line)
     text = text.strip().removeprefix("\ufeff")  # a byte-order mark from an editor
+    control = _CONTROL.search(text)
+    if control:
+        # never in a real record; refused here, no name or ID can carry one to a terminal
+        start = control.start()
+        raise RecordError(f"a control character at column {start + 1}, in {quote(text[max(0, start - 20):start + 20])}; "
+                          "a record is plain text", line)
     if not (text.startswith("(;") and text.endswith(";)")):
         raise RecordError("expected a record of the form (;GM[Skat]...MV[...] ;)", line)
     headers: dict[str, str] = {}

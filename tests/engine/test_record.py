@@ -179,12 +179,21 @@ def test_an_error_quotes_at_most_sixty_characters_of_the_record():
     assert "X" * 60 + "…" in message and "X" * 61 not in message and len(message) < 400
 
 
-def test_control_characters_in_a_record_are_escaped_in_the_error():
-    line = sample_lines()[0].replace(" 0 SA ", " 0 \x1b[2J\x07 ")
-    with pytest.raises(RecordError) as info:
+@pytest.mark.parametrize("where", ["P0[", " 0 SA ", "ID["])
+def test_a_record_with_control_characters_is_refused_and_the_error_escapes_them(where):
+    line = sample_lines()[0].replace(where, where + "\x1b[2J\x07\x9b", 1)
+    with pytest.raises(RecordError, match="a control character at column") as info:
         parse_record(line, 3)
     message = str(info.value)
-    assert "\x1b" not in message and "\x07" not in message and "\\x1b[2J\\x07" in message
+    assert info.value.line == 3 and "\\x1b[2J\\x07\\x9b" in message
+    assert not any(ch in message for ch in "\x1b\x07\x9b")
+
+
+def test_an_engine_message_quoting_the_record_is_escaped_too():
+    error = RecordError("not a card: '\x1b[31mCJ' and " + "Z" * 100, 2, "MV move 9 (0 \x1b[31mCJ)", "\x07")
+    message = str(error)
+    assert "\x1b" not in message and "\x07" not in message and "\\x1b[31mCJ" in message
+    assert "Z" * 60 + "…" in message and "Z" * 61 not in message
 
 
 def test_a_property_given_twice_is_refused_naming_line_and_field():
