@@ -89,7 +89,7 @@ async def replay_shot(out: Path) -> None:
 
 
 async def review_shot(out: Path) -> None:
-    """A real ISS game reviewed as ``skat review`` does by default, at its first mistake."""
+    """A real ISS game reviewed as ``skat review`` does by default, at its first marked card."""
     import shutil
 
     from engine.limits import Limit
@@ -108,7 +108,11 @@ async def review_shot(out: Path) -> None:
     app = SkatApp(records=[record], settings=Settings(), record_path=str(path))
     async with app.run_test(size=(100, 36)) as pilot:
         await pilot.pause(0.2)
-        await pilot.press("n")
+        screen = app.screen
+        for _ in range(5):  # past the bidding's marks to the first marked card
+            await pilot.press("n")
+            if screen.current_review.decision_at(screen.navigator.position - 1) is not None:
+                break
         await pilot.pause(0.2)
         app.save_screenshot("review.svg", str(out))
 
