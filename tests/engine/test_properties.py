@@ -155,6 +155,8 @@ def test_malformed_and_illegal_moves_are_refused_and_change_nothing(data, seed):
     while True:
         for _ in range(3):
             refuse_without_change(state, data.draw(MALFORMED, label="malformed"))
+        if state.to_move is not None:  # a player's view refuses them just as well
+            refuse_without_change(state.view(state.to_move), data.draw(MALFORMED, label="malformed in a view"))
         well_formed = data.draw(WELL_FORMED, label="well-formed")
         if not is_legal(state, well_formed):
             refuse_without_change(state, well_formed)
