@@ -96,7 +96,8 @@ def _swap(deal: Deal, a: Card, b: Card) -> Deal:
     return Deal(tuple(moved(h) for h in deal.hands), moved(deal.skat))
 
 
-def test_the_own_view_never_depends_on_cards_the_seat_cannot_see():
+@pytest.mark.parametrize("player", ["pimc", "mcu"])
+def test_the_own_view_never_depends_on_cards_the_seat_cannot_see(player):
     """Swap two unplayed cards between the other two hands (same suit, so every earlier move
     stays legal and every void stays true): the seat's own-view numbers stay the same while
     the double-dummy values, which see every card, change."""
@@ -110,7 +111,7 @@ def test_the_own_view_never_depends_on_cards_the_seat_cannot_see():
     game = state.declaration.game
     others = [s for s in range(3) if s != seat]
     chosen = Card(record.moves[move_index][1].card)
-    original = review_decision(state, move_index, chosen, "pimc", Limit(simulations=40), 9, "x")
+    original = review_decision(state, move_index, chosen, player, Limit(simulations=40), 9, "x")
     dd_changed = False
     swaps = 0
     for a in map(Card, range(32)):
@@ -124,7 +125,7 @@ def test_the_own_view_never_depends_on_cards_the_seat_cannot_see():
             for _, move in record.moves[:move_index]:
                 twin.push(move)  # raises if the swap made an earlier move illegal
             assert twin.view(seat).hands == state.view(seat).hands
-            again = review_decision(twin, move_index, chosen, "pimc", Limit(simulations=40), 9, "x")
+            again = review_decision(twin, move_index, chosen, player, Limit(simulations=40), 9, "x")
             assert [(c.card, c.view_points, c.view_win) for c in again.cards] == \
                 [(c.card, c.view_points, c.view_win) for c in original.cards]
             dd_changed |= [c.dd_points for c in again.cards] != [c.dd_points for c in original.cards]
@@ -267,3 +268,13 @@ def test_contract_decisions_of_real_games_are_valued_with_the_chosen_discard():
     assert discard.chosen.startswith("diamonds · ") and discard.chosen_index is not None
     assert discard.loss > 0 and discard.mark in (MISTAKE, BLUNDER)
     assert review.contracts == review_record(record, "mcu", Limit(simulations=20), seed=1).contracts
+
+
+def test_a_dask_cluster_gives_the_same_reviews():
+    distributed = pytest.importorskip("distributed")
+    records, _ = read_records(SAMPLES)
+    records = records[:2]
+    local = review_records(records, "mcu", Limit(simulations=5), seed=3)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        remote = review_records(records, "mcu", Limit(simulations=5), seed=3, scheduler=cluster.scheduler_address)
+    assert remote == local
