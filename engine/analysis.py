@@ -50,6 +50,9 @@ class Analysis:
     note: str = ""
     effective_worlds: float | None = None
     """sampler=inference: the effective sample size of its weighted pool, (Σw)²/Σw²; None otherwise."""
+    beliefs: tuple[tuple[int, float, float, float, float], ...] | None = None
+    """(card, p0, p1, p2, p_skat) for each card the mover cannot see: where the worlds it
+    searched are drawn from (seats 0-2 as in the game, 0 = forehand)."""
 
     def stats_for(self, card: Card) -> CardStats | None:
         for stats in self.cards:

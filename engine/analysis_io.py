@@ -17,6 +17,7 @@ def analysis_to_dict(analysis: Analysis | None) -> dict:
         "limit": {"time": analysis.limit.time, "simulations": analysis.limit.simulations} if analysis.limit else None,
         "null_game": analysis.null_game,
         "note": analysis.note,
+        "effective_worlds": round(analysis.effective_worlds, 1) if analysis.effective_worlds is not None else None,
         "cards": {
             str(s.card): {
                 "simulations": s.simulations,

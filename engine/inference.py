@@ -48,6 +48,7 @@ from . import hand_tables
 from .cards import JACKS, Mask, cards_of
 from .game import Bid, GameState, Hold, Pass, Phase
 from .players import hand_eval
+from .players.playout import shown_voids as playout_voids
 from .rules import GameType, next_bid
 from .sampling import SKAT_PLACE, World, WorldSampler
 
@@ -61,17 +62,21 @@ class PolicyModel:
     game_temperature: float
     """Seeger-Fabian points: the declared game is chosen by softmax(expected / T)."""
     uniform_share: float
-    """ε: the share of actions taken uniformly at random (no world is ever impossible)."""
+    """ε: the share of bidding and declaring actions taken uniformly at random (no world is ever impossible)."""
+    card_uniform_share: float = 0.2
+    """ε for a card: the heuristic's card with 1-ε, any card of the hand with ε (its ties are broken at random)."""
 
 
-FITTED_MODEL = PolicyModel(bid_temperature=0.05, game_temperature=12.0, uniform_share=0.02)
-"""Set by hand (defenders' log-loss on 60 heuristic games); see docs/inference.md."""
+FITTED_MODEL = PolicyModel(bid_temperature=0.08, game_temperature=0.5, uniform_share=0.01, card_uniform_share=0.02)
+"""Fitted by ``python3 -m engine.tools.fit_inference --games 2000 --seed 1`` (docs/inference.md)."""
 
-POOL_FACTOR = 8
-"""Candidate worlds drawn per world the search asks for."""
-MIN_POOL = 200
+POOL_FACTOR = 40
+"""Candidate worlds drawn per world the search asks for.  The fitted model is sharp (the
+declaration is nearly a function of the declarer's cards), so a pool keeps only a few
+percent of its size as effective worlds: 4,000 candidates give a median of ~65 at trick 1."""
+MIN_POOL = 1000
 MAX_POOL = 4000
-TIME_LIMITED_POOL = 1000
+TIME_LIMITED_POOL = 2000
 """Pool size when the search has a time budget instead of a world count."""
 
 
@@ -131,25 +136,18 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
 
 
-def _bid_log_likelihood(steps: list[BidStep], margin_at, model: PolicyModel) -> np.ndarray | float:
-    total: np.ndarray | float = 0.0
-    eps = model.uniform_share
-    for step in steps:
-        go_on = eps / 2 + (1 - eps) * _sigmoid(margin_at(step.value) / model.bid_temperature)
-        total = total + np.log(go_on if step.went_on else 1.0 - go_on)
-    return total
-
-
-def _choice_log_likelihood(utilities: np.ndarray, allowed: np.ndarray, chosen: int, model: PolicyModel
+def _choice_log_likelihood(utilities: np.ndarray, allowed: np.ndarray, chosen: np.ndarray, model: PolicyModel
                            ) -> np.ndarray:
-    """log P(column ``chosen``) under ε-uniform + softmax(utility / T) over the allowed columns."""
+    """log P(column ``chosen``) under ε-uniform + softmax(utility / T) over the allowed columns
+    (uniform over all ``candidates`` columns)."""
     candidates = utilities.shape[-1]
     scaled = np.where(allowed, utilities / model.game_temperature, -np.inf)
     top = scaled.max(axis=-1, keepdims=True)
     top = np.where(np.isfinite(top), top, 0.0)
     weights = np.where(allowed, np.exp(scaled - top), 0.0)
     sums = weights.sum(axis=-1)
-    soft = np.divide(weights[..., chosen], sums, out=np.zeros_like(sums), where=sums > 0)
+    picked = np.take_along_axis(weights, chosen[..., None], axis=-1)[..., 0]
+    soft = np.divide(picked, sums, out=np.zeros_like(sums), where=sums > 0)
     eps = model.uniform_share
     return np.log(eps / candidates + (1 - eps) * soft)
 
@@ -164,14 +162,59 @@ def _discard_follows_rule(cards: np.ndarray, discard: np.ndarray, game: GameType
                     np.where(count(non_jacks) >= 2, (discard & JACKS) == 0, True))
 
 
-def log_likelihoods(view: GameState, worlds: list[World], model: PolicyModel = FITTED_MODEL) -> np.ndarray:
-    """Per world, the log-likelihood of the other seats' bidding and declaration
-    (what ``view``'s seat saw of them) under ``model``."""
-    viewer = view.perspective if view.perspective is not None else view.to_move
+CHOICE_COLUMNS = len(hand_tables.OPTION_GAMES) + 1
+"""Candidates of a declaration: every option column, and taking the skat (hand or skat only)."""
+
+
+@dataclass
+class Evidence:
+    """What the other seats' actions say about each of n worlds, before the model's
+    parameters enter: ``log_likelihood(model)`` is then a few array operations, so a
+    fit tries many models on the same evidence."""
+
+    worlds: int
+    bid_margins: list[np.ndarray]
+    """Per bid, hold or pass: (n,) the margin (best chance minus threshold) in each world."""
+    bid_went_on: list[bool]
+    choice_utilities: list[np.ndarray]
+    """Per declaring decision: (n, CHOICE_COLUMNS) expected scores of the candidates."""
+    choice_allowed: list[np.ndarray]
+    choice_made: list[int]
+    discard_breaks_rule: np.ndarray | None = None
+    """(n,) bool: the world's discard breaks the heuristic's rule."""
+    card_matches: np.ndarray | None = None
+    """(n, plays) the heuristic plays the card played; with ``card_hand_sizes`` (plays,)."""
+    card_hand_sizes: np.ndarray | None = None
+
+    def log_likelihood(self, model: PolicyModel) -> np.ndarray:
+        total = np.zeros(self.worlds)
+        eps = model.uniform_share
+        for margins, went_on in zip(self.bid_margins, self.bid_went_on):
+            go_on = eps / 2 + (1 - eps) * _sigmoid(margins / model.bid_temperature)
+            total += np.log(go_on if went_on else 1.0 - go_on)
+        for utilities, allowed, made in zip(self.choice_utilities, self.choice_allowed, self.choice_made):
+            total += _choice_log_likelihood(utilities, allowed, np.full(self.worlds, made), model)
+        if self.discard_breaks_rule is not None:
+            total += np.where(self.discard_breaks_rule, math.log(eps), 0.0)
+        if self.card_matches is not None and self.card_matches.shape[1]:
+            ec = model.card_uniform_share
+            total += np.log((1 - ec) * self.card_matches + ec / self.card_hand_sizes).sum(axis=1)
+        return total
+
+
+def evidence(view: GameState, worlds: list[World], cards: bool = True) -> Evidence:
+    """The evidence in ``worlds`` of everything ``view``'s seat saw the other seats do
+    (their cards too, unless ``cards`` is False)."""
     hands = np.array([w.hands for w in worlds], np.int64).reshape(len(worlds), 3)
     skats = np.array([w.skat for w in worlds], np.int64)
+    return evidence_in(view, hands, skats, cards)
+
+
+def evidence_in(view: GameState, hands: np.ndarray, skats: np.ndarray, cards: bool = True) -> Evidence:
+    """``evidence`` for worlds given as arrays: hands (n, 3) and skats (n,)."""
+    viewer = view.perspective if view.perspective is not None else view.to_move
     played = played_by(view)
-    total = np.zeros(len(worlds))
+    found = Evidence(len(hands), [], [], [], [], [])
     steps = bid_steps(view)
     declarer = view.declarer
     in_play = view.phase in (Phase.PLAY, Phase.FINISHED) and view.declaration is not None
@@ -184,21 +227,102 @@ def log_likelihoods(view: GameState, worlds: list[World], model: PolicyModel = F
             if not in_play:
                 continue  # twelve cards or an unknown discard: nothing to judge yet
             chances, values = hand_tables.kept_options(ten, skats, seat)
-            total += _bid_log_likelihood(own, lambda v: _bid_margins(chances, values, hand_eval.BID_CHANCE, v),
-                                         model)
-            total += _declaration_after_skat(view, chances, values, ten, skats, model)
+            for step in own:
+                found.bid_margins.append(_bid_margins(chances, values, hand_eval.BID_CHANCE, step.value))
+                found.bid_went_on.append(step.went_on)
+            _declaration_after_skat(view, chances, values, ten, skats, found)
             continue
         skat_chances, skat_values = hand_tables.skat_options(ten, seat)
         hand_chances, hand_values = hand_tables.hand_options(ten, seat)
-
-        def margin(v, sc=skat_chances, sv=skat_values, hc=hand_chances, hv=hand_values):
-            return np.maximum(_bid_margins(sc, sv, hand_eval.BID_CHANCE, v),
-                              _bid_margins(hc, hv, hand_eval.HAND_CHANCE, v))
-
-        total += _bid_log_likelihood(own, margin, model)
+        for step in own:
+            found.bid_margins.append(np.maximum(
+                _bid_margins(skat_chances, skat_values, hand_eval.BID_CHANCE, step.value),
+                _bid_margins(hand_chances, hand_values, hand_eval.HAND_CHANCE, step.value)))
+            found.bid_went_on.append(step.went_on)
         if seat == declarer and in_play and view.declaration.hand:
-            total += _hand_declaration(view, skat_chances, skat_values, hand_chances, hand_values, model)
-    return total
+            _hand_declaration(view, skat_chances, skat_values, hand_chances, hand_values, found)
+    if in_play and cards:
+        found.card_matches, found.card_hand_sizes = card_play_matches(view, viewer, hands, skats)
+    return found
+
+
+def log_likelihoods(view: GameState, worlds: list[World], model: PolicyModel = FITTED_MODEL) -> np.ndarray:
+    """Per world, the log-likelihood under ``model`` of the other seats' bidding,
+    declaration and card play (what ``view``'s seat saw of them)."""
+    return evidence(view, worlds).log_likelihood(model)
+
+
+@dataclass(frozen=True)
+class PastPlays:
+    """The public side of every card the other seats played, as ``inference_core`` takes it."""
+
+    seats: np.ndarray
+    cards: np.ndarray
+    tricks: np.ndarray
+    counts: np.ndarray
+    leaders: np.ndarray
+    played: np.ndarray
+    voids: np.ndarray
+    later: np.ndarray
+    decl_later: np.ndarray
+    knows_skat: np.ndarray
+    hand_sizes: np.ndarray
+
+
+def past_plays(view: GameState, viewer: int) -> PastPlays:
+    game = view.declaration.game
+    declarer = view.declarer
+    sequence = []  # (seat, card, trick so far, leader, played before, voids before)
+    played = 0
+    all_tricks = [(t.leader, t.cards) for t in view.tricks] + [(view.leader, view.trick)]
+    for index, (leader, cards) in enumerate(all_tricks):
+        for i, card in enumerate(cards):
+            prefix = tuple(cards[:i])
+            voids = playout_voids(game, view.tricks[:index], prefix, leader)
+            sequence.append(((leader + i) % 3, card, prefix, leader, played, voids))
+            played |= 1 << card
+    later_of = [0, 0, 0]
+    later, decl_later = [0] * len(sequence), [0] * len(sequence)
+    for k in range(len(sequence) - 1, -1, -1):
+        seat, card = sequence[k][0], sequence[k][1]
+        later_of[seat] |= 1 << card
+        later[k], decl_later[k] = later_of[seat], later_of[declarer]
+    chosen = [k for k in range(len(sequence)) if sequence[k][0] != viewer]
+    tricks = np.zeros((len(chosen), 3), np.int64)
+    for row, k in enumerate(chosen):
+        for i, card in enumerate(sequence[k][2]):
+            tricks[row, i] = card
+    hand_sizes = [view.hand_sizes[sequence[k][0]] + later[k].bit_count() for k in chosen]
+    return PastPlays(
+        seats=np.array([sequence[k][0] for k in chosen], np.int64),
+        cards=np.array([sequence[k][1] for k in chosen], np.int64),
+        tricks=tricks,
+        counts=np.array([len(sequence[k][2]) for k in chosen], np.int64),
+        leaders=np.array([sequence[k][3] for k in chosen], np.int64),
+        # the core's "played" includes the current trick's cards so far
+        played=np.array([sequence[k][4] for k in chosen], np.int64),
+        voids=np.array([sequence[k][5] for k in chosen], np.int64).reshape(len(chosen), 3),
+        later=np.array([later[k] for k in chosen], np.int64),
+        decl_later=np.array([decl_later[k] for k in chosen], np.int64),
+        knows_skat=np.array([sequence[k][0] == declarer and view.skat_taken for k in chosen], np.bool_),
+        hand_sizes=np.array(hand_sizes, float),
+    )
+
+
+def card_play_matches(view: GameState, viewer: int, hands: np.ndarray, skats: np.ndarray, seed: int = 1
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """(worlds, plays): whether the heuristic plays each card the other seats played, and (plays,)
+    the hand size of each play (its ε share is spread over the hand)."""
+    from .inference_core import heuristic_matches
+
+    plays = past_plays(view, viewer)
+    if plays.seats.size == 0:
+        return np.zeros((len(hands), 0), np.uint8), plays.hand_sizes
+    matches = heuristic_matches(
+        int(view.declaration.game), view.declarer, plays.seats, plays.cards, plays.tricks, plays.counts,
+        plays.leaders, plays.played, plays.voids, plays.later, plays.decl_later, plays.knows_skat,
+        bool(view.declaration.ouvert), np.ascontiguousarray(hands), np.ascontiguousarray(skats), seed)
+    return matches, plays.hand_sizes
 
 
 def _declared_column(view: GameState) -> int:
@@ -206,28 +330,29 @@ def _declared_column(view: GameState) -> int:
     return hand_tables.OPTION_GAMES.index((decl.game, decl.ouvert and decl.game == GameType.NULL))
 
 
-def _hand_declaration(view, skat_chances, skat_values, hand_chances, hand_values, model) -> np.ndarray:
-    """log P(this hand game) against the other hand games and taking the skat."""
+def _hand_declaration(view, skat_chances, skat_values, hand_chances, hand_values, found: Evidence) -> None:
+    """This hand game against the other hand games and taking the skat."""
     bid = view.bid
     hand_expected = hand_tables.expected_scores(hand_chances, hand_values)
     skat_expected = hand_tables.expected_scores(skat_chances, skat_values)
     pick_up = np.where(skat_values >= bid, skat_expected, -np.inf).max(axis=-1)
-    utilities = np.concatenate([hand_expected, pick_up[:, None]], axis=1)
-    allowed = np.concatenate([hand_values >= bid, np.isfinite(pick_up)[:, None]], axis=1)
-    return _choice_log_likelihood(utilities, allowed, _declared_column(view), model)
+    found.choice_utilities.append(np.concatenate([hand_expected, pick_up[:, None]], axis=1))
+    found.choice_allowed.append(np.concatenate([hand_values >= bid, np.isfinite(pick_up)[:, None]], axis=1))
+    found.choice_made.append(_declared_column(view))
 
 
-def _declaration_after_skat(view, chances, values, kept, discard, model) -> np.ndarray:
-    """log P(the declared game | the kept ten and the discard) and of the discard."""
+def _declaration_after_skat(view, chances, values, kept, discard, found: Evidence) -> None:
+    """The declared game given the kept ten and the discard, and the discard itself."""
     expected = hand_tables.expected_scores(chances, values)
     allowed = values >= view.bid
     allowed = np.where(allowed.any(axis=-1, keepdims=True), allowed, True)  # overbid: any game
-    total = _choice_log_likelihood(expected, allowed, _declared_column(view), model)
+    # no "take the skat" column here: it is never allowed
+    found.choice_utilities.append(np.concatenate([expected, np.zeros((len(expected), 1))], axis=1))
+    found.choice_allowed.append(np.concatenate([allowed, np.zeros((len(allowed), 1), bool)], axis=1))
+    found.choice_made.append(_declared_column(view))
     game = view.declaration.game
     if game != GameType.NULL:
-        follows = _discard_follows_rule(kept | discard, discard, game)
-        total = total + np.where(follows, 0.0, math.log(model.uniform_share))
-    return total
+        found.discard_breaks_rule = ~_discard_follows_rule(kept | discard, discard, game)
 
 
 # ---------------------------------------------------------------- the sampler
@@ -241,10 +366,10 @@ class InferenceSampler:
 
     def __init__(self, view: GameState, pool: int, seed: int, model: PolicyModel = FITTED_MODEL) -> None:
         base = WorldSampler(view, informed=True)
-        rng = random.Random(seed)
+        self.base = base
         self.view = view
-        self.pool = [base.sample(rng) for _ in range(pool)]
-        log_w = log_likelihoods(view, self.pool, model)
+        self.hands, self.skats = base.sample_arrays(pool, np.random.default_rng(seed))
+        log_w = evidence_in(view, self.hands, self.skats).log_likelihood(model)
         weights = np.exp(log_w - log_w.max())
         self.weights = weights / weights.sum()
         self.effective_sample_size = float(1.0 / np.square(self.weights).sum())
@@ -252,14 +377,20 @@ class InferenceSampler:
         self._cumulative[-1] = 1.0
 
     def sample(self, rng: random.Random) -> World:
-        return self.pool[min(bisect.bisect_right(self._cumulative, rng.random()), len(self.pool) - 1)]
+        i = min(bisect.bisect_right(self._cumulative, rng.random()), len(self.skats) - 1)
+        hands = self.hands[i]
+        return World((int(hands[0]), int(hands[1]), int(hands[2])), int(self.skats[i]))
 
 
 # ---------------------------------------------------------------- beliefs
 
 SAMPLERS = ("simple", "informed", "inference")
-BELIEF_POOL = 2000
-"""Candidate worlds behind the inference sampler's beliefs."""
+BELIEF_POOL = MAX_POOL
+"""Candidate worlds behind the inference sampler's beliefs (a 100-world decision's pool)."""
+PRIOR_WORLDS = 3.0
+"""The inference beliefs are the weighted pool shrunk towards the informed (uniform) beliefs
+as if these many uniform worlds joined the pool's effective ones: a pool of few effective
+worlds would otherwise call a place impossible that merely went unsampled."""
 
 
 @dataclass(frozen=True)
@@ -285,27 +416,40 @@ def beliefs(view: GameState, sampler: str = "inference", seed: int = 0, pool: in
     """Where ``view``'s seat believes each card it cannot see is, under ``sampler``.
 
     simple and informed: exact (the uniform samplers' marginals, from their splits);
-    inference: the weighted pool of ``pool`` informed worlds."""
+    inference: the weighted pool of ``pool`` informed worlds, shrunk towards the informed
+    beliefs by ``PRIOR_WORLDS``."""
     if sampler not in SAMPLERS:
         raise ValueError(f"sampler must be one of {', '.join(SAMPLERS)}, not {sampler!r}")
-    base = WorldSampler(view, informed=sampler != "simple")
+    if sampler == "inference":
+        return beliefs_of(InferenceSampler(view, pool, seed, model))
+    return beliefs_of(WorldSampler(view, informed=sampler == "informed"))
+
+
+def beliefs_of(sampler: WorldSampler | InferenceSampler) -> Beliefs:
+    """The beliefs the worlds of ``sampler`` are drawn from."""
+    base = sampler.base if isinstance(sampler, InferenceSampler) else sampler
     places = np.zeros((32, 4))
     for seat in range(3):
         for card in cards_of(base.fixed_hands[seat]):
             places[card, seat] = 1.0
     for card in cards_of(base.fixed_skat):
         places[card, SKAT_PLACE] = 1.0
-    if sampler != "inference":
-        places += base.marginals()
-        return Beliefs(places, base.unknown, float(base.world_count))
-    inferred = InferenceSampler(view, pool, seed, model)
+    uniform = base.marginals()
+    if base is sampler:
+        return Beliefs(places + uniform, base.unknown, float(base.world_count))
     unknown = np.array(list(cards_of(base.unknown)), np.int64)
-    for world, weight in zip(inferred.pool, inferred.weights):
-        for place in range(4):
-            mask = world.skat if place == SKAT_PLACE else world.hands[place]
-            places[unknown, place] += weight * ((mask >> unknown) & 1)
-    return Beliefs(places, base.unknown, inferred.effective_sample_size)
+    masks = np.concatenate([sampler.hands, sampler.skats[:, None]], axis=1)  # (pool, 4 places)
+    for place in range(4):
+        places[unknown, place] += sampler.weights @ ((masks[:, place, None] >> unknown[None, :]) & 1)
+    ess = sampler.effective_sample_size
+    places[unknown] = (ess * places[unknown] + PRIOR_WORLDS * uniform[unknown]) / (ess + PRIOR_WORLDS)
+    return Beliefs(places, base.unknown, ess)
+
+
+def belief_rows(found: Beliefs) -> tuple[tuple[int, float, float, float, float], ...]:
+    """(card, p0, p1, p2, p_skat) for every hidden card: the form an ``Analysis`` carries."""
+    return tuple((int(c), *(round(float(p), 4) for p in found.places[c])) for c in cards_of(found.hidden))
 
 
 __all__ = ["PolicyModel", "FITTED_MODEL", "InferenceSampler", "Beliefs", "beliefs", "log_likelihoods",
-           "bid_steps", "pool_size", "SAMPLERS"]
+           "bid_steps", "pool_size", "SAMPLERS", "Evidence", "evidence", "beliefs_of", "belief_rows"]

@@ -164,6 +164,32 @@ class WorldSampler:
                     places[cards, place] += share * n / len(cards)
         return places
 
+    def sample_arrays(self, count: int, generator: "np.random.Generator") -> tuple["np.ndarray", "np.ndarray"]:
+        """``count`` worlds at once, drawn as ``sample`` draws one (a split by its world
+        count, then each class dealt by a uniform shuffle), with numpy: (hands (count, 3),
+        skats (count,)) as int64 masks."""
+        import numpy as np
+
+        shares = np.diff(np.array([0, *self._cumulative], dtype=float))
+        chosen = generator.choice(len(self._splits), size=count, p=shares / shares.sum())
+        hands = np.tile(np.array(self.fixed_hands, np.int64), (count, 1))
+        skats = np.full(count, self.fixed_skat, np.int64)
+        for index, (allowed, cards) in enumerate(self.classes):
+            counts = np.array([split[index] for split in self._splits], np.int64)[chosen]  # (count, places)
+            bounds = np.cumsum(counts, axis=1)
+            # a uniform shuffle: each card's rank under random keys; ranks below the first
+            # bound go to the first place, and so on
+            ranks = generator.random((count, len(cards))).argsort(axis=1).argsort(axis=1)
+            slot = (ranks[:, :, None] >= bounds[:, None, :]).sum(axis=2)
+            bits = np.left_shift(1, np.array(cards, np.int64))
+            for position, place in enumerate(allowed):
+                mask = np.where(slot == position, bits, 0).sum(axis=1)
+                if place == SKAT_PLACE:
+                    skats |= mask
+                else:
+                    hands[:, place] |= mask
+        return hands, skats
+
     def sample(self, rng: random.Random) -> World:
         """One world, uniformly among all that fit (informed) or among all
         deals of the unknown cards to the unknown places (simple)."""

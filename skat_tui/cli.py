@@ -86,9 +86,10 @@ def _build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--id", required=True, help="the record's ID")
     analyze.add_argument("--trick", type=_whole_number(1, 10), default=1, help="trick number 1..10")
     analyze.add_argument("--card", type=_whole_number(1, 3), default=1, help="before this card of the trick, 1..3 (default 1)")
-    analyze.add_argument("--player", choices=("mcu", "pimc"), default="mcu")
+    analyze.add_argument("--player", default="mcu", metavar="SPEC",
+                         help="an MCU or PIMC player spec, e.g. pimc or pimc:sampler=inference (default mcu)")
     budget = analyze.add_mutually_exclusive_group()
-    budget.add_argument("--simulations", type=_whole_number(1, MAX_SIMULATIONS), default=None, help="worlds to sample (default 100)")
+    budget.add_argument("--simulations", type=_whole_number(1, MAX_SIMULATIONS), default=None, help="worlds to sample (default: the spec's, else 100)")
     budget.add_argument("--time", type=_seconds, default=None, help="thinking time in reference seconds")
     analyze.add_argument("--eval", default=None, help="evaluation: mean, wins, step, type1-N, type2-N, type3")
     analyze.add_argument("--seed", type=_SEED, default=1)
@@ -153,7 +154,9 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
                 if spec is not None:
                     _check_table_opponent(option, validate_spec(spec))
         elif args.command == "analyze":
-            validate_spec(args.player + (f":eval={args.eval}" if args.eval else ""))
+            spec = validate_spec(_analyze_spec(args))
+            if spec.kind not in ("mcu", "pimc"):
+                raise ValueError(f"--player: analyze runs an mcu or pimc player, not {spec.kind!r}")
         elif args.command == "tournament":
             specs = split_specs(args.players)
             if len(specs) != 3:
@@ -283,9 +286,10 @@ def _analyze(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"skat analyze: {exc}{_how_it_ended(matching[0])}", file=sys.stderr)
         return 2
-    player = make_player(args.player + (f":eval={args.eval}" if args.eval else ""), args.seed)  # checked in main
-    limit = Limit(time=args.time) if args.time is not None else Limit(
-        simulations=args.simulations if args.simulations is not None else 100)
+    player = make_player(_analyze_spec(args), args.seed)  # checked in main
+    # --time / --simulations, else the spec's own budget (100 worlds when it names none)
+    limit = Limit(time=args.time) if args.time is not None else (
+        Limit(simulations=args.simulations) if args.simulations is not None else player.limit)
     seat = state.to_move
     decision = player.choose(state.view(seat), limit)
     if not args.json:
@@ -300,8 +304,30 @@ def _analyze(args: argparse.Namespace) -> int:
     out = analysis_to_dict(decision.analysis)
     out.pop("elapsed")
     out.update({"id": args.id, "trick": args.trick, "card": args.card, "seat": seat})
+    out.update(_beliefs_of_every_sampler(state.view(seat), decision.analysis.worlds, args.seed))
     print(json.dumps(out))
     return 0
+
+
+def _analyze_spec(args: argparse.Namespace) -> str:
+    """--player with --eval added (a spec without parameters takes them after a colon)."""
+    if not args.eval:
+        return args.player
+    return args.player + ("," if ":" in args.player else ":") + f"eval={args.eval}"
+
+
+def _beliefs_of_every_sampler(view, worlds: int, seed: int) -> dict:
+    """Where the mover believes each card it cannot see is, per sampler, and the worlds
+    each sampler's belief rests on: every drawn world for the uniform samplers; for
+    inference the effective sample size of the pool a search of ``worlds`` worlds draws."""
+    from engine.inference import SAMPLERS, beliefs, pool_size
+
+    found = {sampler: beliefs(view, sampler, seed=seed, pool=pool_size(worlds or None)) for sampler in SAMPLERS}
+    return {
+        "beliefs": {sampler: b.as_dict() for sampler, b in found.items()},
+        "effective_sample_size": {sampler: round(b.effective_sample_size, 1) if sampler == "inference" else worlds
+                             for sampler, b in found.items()},
+    }
 
 
 def _add_review_parser(sub) -> None:
@@ -350,8 +376,9 @@ def _review(args: argparse.Namespace) -> int:
             errors.append(exc)
             continue
         playable.append(record)
-    limit = Limit(time=args.time) if args.time is not None else Limit(
-        simulations=args.simulations if args.simulations is not None else 100)
+    # --time / --simulations, else the spec's own budget (100 worlds when it names none)
+    limit = Limit(time=args.time) if args.time is not None else (
+        Limit(simulations=args.simulations) if args.simulations is not None else player.limit)
     workers = args.workers if args.workers is not None else default_workers()
     out = Console(highlight=False, soft_wrap=args.json)
     index_of = {id(record): i for i, record in enumerate(playable)}

@@ -335,3 +335,32 @@ def test_results_that_cannot_be_written_after_the_games_still_reach_the_terminal
     assert cli.main(TOURNAMENT + ["--out", str(tmp_path / "out")]) == 1
     captured = capsys.readouterr()
     assert json.loads(captured.out)["run"]["games"] == 3 and "could not be written" in captured.err
+
+
+def test_analyze_takes_a_full_spec_and_reports_every_samplers_beliefs():
+    from engine.cards import Card
+    from engine.positions import state_before_card
+    from engine.record import read_records
+
+    proc = skat("analyze", str(SAMPLES), "--id", "541932", "--trick", "2", "--player",
+                "pimc:sampler=inference,simulations=20", "--seed", "2", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["player"] == "pimc:sampler=inference,simulations=20" and data["worlds"] == 20
+    assert data["effective_worlds"] >= 1
+    record = next(r for r in read_records(SAMPLES)[0] if r.id == "541932")
+    view = state_before_card(record, 2, 1).view(data["seat"])
+    seen = view.hands[data["seat"]] | view.played | (view.discard if view.skat_known else 0)
+    hidden = {str(Card(c)) for c in range(32) if not seen >> c & 1}
+    assert set(data["beliefs"]) == {"simple", "informed", "inference"}
+    for sampler, beliefs in data["beliefs"].items():
+        assert set(beliefs) == hidden
+        for card, places in beliefs.items():
+            assert len(places) == 4 and abs(sum(places) - 1) < 1e-3 and places[data["seat"]] == 0
+        assert data["effective_sample_size"][sampler] >= 1
+    assert data["effective_sample_size"]["informed"] == 20
+
+
+def test_analyze_refuses_a_player_that_does_not_search(capsys):
+    assert "analyze runs an mcu or pimc player" in usage_error(capsys, "analyze", str(SAMPLES), "--id", "684159",
+                                                               "--player", "heuristic")

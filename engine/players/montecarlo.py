@@ -36,7 +36,7 @@ from ..evaluation import Evaluation, default_for
 from ..game import GameState, Phase, Play
 from ..limits import Limit
 from ..rules import CLASS_OF, STRENGTH, TRUMP_CLASS, GameType
-from ..inference import InferenceSampler, pool_size
+from ..inference import InferenceSampler, belief_rows, beliefs_of, pool_size
 from ..sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
 from .bidding import SearchBidder
@@ -231,6 +231,7 @@ class MonteCarloPlayer(Player):
             effective_worlds = sampler.effective_sample_size
         else:
             sampler = WorldSampler(view, self.informed)
+        beliefs = belief_rows(beliefs_of(sampler))
         context = self.prepare(view, legal)
 
         live = [CardAccumulator(card, self.binary_outcomes(null_game)) for card in legal]
@@ -282,7 +283,7 @@ class MonteCarloPlayer(Player):
                         _accumulate(live, _concatenated(unreported), table)
                         unreported.clear()
                         report(self._analysis(seat, legal, live, None, worlds_done[0], now - start, limit,
-                                              null_game, False, effective_worlds=effective_worlds))
+                                              null_game, False, effective_worlds=effective_worlds, beliefs=beliefs))
 
         # A single world may take long (PIMC solves): a watcher tells the subclass
         # the moment stop is set or the deadline passes, so it can cut work short.
@@ -340,13 +341,13 @@ class MonteCarloPlayer(Player):
             else:
                 chosen = legal[tie_rng.choice(tied)]
         analysis = self._analysis(seat, legal, final, chosen, worlds_done[0], time.perf_counter() - start, limit,
-                                  null_game, True, note, effective_worlds)
+                                  null_game, True, note, effective_worlds, beliefs)
         return Decision(Play(chosen), analysis)
 
     def _analysis(self, seat, legal, accs, chosen, worlds, elapsed, limit, null_game, final, note="",
-                  effective_worlds=None) -> Analysis:
+                  effective_worlds=None, beliefs=None) -> Analysis:
         return Analysis(self.name, seat, legal, tuple(a.stats() for a in accs), chosen, worlds, elapsed, limit,
-                        null_game, final, note, effective_worlds)
+                        null_game, final, note, effective_worlds, beliefs)
 
     def _watch(self, stop: threading.Event | None, deadline: float | None, finished: threading.Event) -> None:
         """Call ``on_stop_requested`` once stop is set or the deadline passes (unless the search finished)."""

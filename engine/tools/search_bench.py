@@ -183,7 +183,46 @@ def review_rows(quick: bool) -> list[BenchRow]:
                                           f"{max(cpu):.1f} s, both threads), {cards} cards in the last")]
 
 
+def inference_rows(quick: bool) -> list[BenchRow]:
+    """What ``sampler=inference`` adds to a decision: PIMC and MCU at 100 worlds at the
+    first trick, the same positions and seeds with the informed sampler, alternately, on
+    one thread; CPU seconds (a busy machine inflates wall time, not these)."""
+    from ..inference import InferenceSampler, pool_size
+    from ..players.mcu import MCUPlayer
+    from ..players.pimc import PIMCPlayer
+
+    positions = _first_trick_positions(2 if quick else 6)
+    rounds = 1 if quick else 3
+    limit = Limit(simulations=100)
+    rows = []
+    for name, make in (("PIMC", PIMCPlayer), ("MCU", MCUPlayer)):
+        best = {False: float("inf"), True: float("inf")}
+        for _ in range(rounds):
+            for inference in (False, True):
+                player = make(limit, seed=1, inference=inference)
+                player.choose(positions[0].view(positions[0].to_move), limit)  # tables allocated, core loaded
+                start = time.process_time()
+                for state in positions:
+                    player.choose(state.view(state.to_move), limit)
+                best[inference] = min(best[inference], (time.process_time() - start) / len(positions))
+        added = 100 * (best[True] / best[False] - 1)
+        rows.append(BenchRow("players", f"{name} 100 worlds, sampler=inference vs informed", value=added, unit="%",
+                             goal="<= 50 %" if name == "PIMC" else "",
+                             note=f"first trick, {len(positions)} positions, 1 thread, CPU s a decision "
+                                  f"{best[False]:.3f} / {best[True]:.3f}, best of {rounds}"))
+    # the sampler's own part: drawing and weighing the pool (the rest is the search in other worlds)
+    start = time.process_time()
+    for state in positions:
+        InferenceSampler(state.view(state.to_move), pool_size(100), 1)
+    rows.append(BenchRow("players", "sampler=inference: pool drawn and weighed", value=1000 * (time.process_time() - start)
+                         / len(positions), unit="ms", note=f"{pool_size(100)} candidate worlds (100-world search), "
+                                                          f"first trick, CPU ms a decision"))
+    return rows
+
+
 if player_rows not in EXTRA_ROWS:
     EXTRA_ROWS.append(player_rows)
 if review_rows not in EXTRA_ROWS:
     EXTRA_ROWS.append(review_rows)
+if inference_rows not in EXTRA_ROWS:
+    EXTRA_ROWS.append(inference_rows)

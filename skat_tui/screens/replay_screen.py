@@ -317,7 +317,8 @@ class ReplayScreen(Screen):
     def show_analysis(self, seat: int, analysis: Analysis) -> None:
         declarer = self.navigator.state.declarer
         side = "" if declarer is None else ("declarer" if seat == declarer else "defenders")
-        self.query_one(DebugPanel).show_analysis(analysis, self.names[seat], self.settings.german, side=side)
+        self.query_one(DebugPanel).show_analysis(analysis, self.names[seat], self.settings.german, side=side,
+                                                 place_names=tuple(self.names))
 
     def show_decision(self, seat: int, decision: Decision) -> None:
         text = f"The AI would choose: {describe_move(decision.move, self.settings.german)}"

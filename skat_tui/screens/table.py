@@ -341,7 +341,7 @@ class TableScreen(Screen):
         side = "" if self.state is None or self.state.declarer is None else (
             "declarer" if seat == self.state.declarer else "defenders")
         self.query_one(DebugPanel).show_analysis(analysis, name, self.settings.german,
-                                                 mover=self.names[seat], side=side)
+                                                 mover=self.names[seat], side=side, place_names=tuple(self.names))
 
     def opponent_analysis(self, seat: int, analysis: Analysis) -> None:
         self._simulations = analysis.worlds

@@ -10,6 +10,7 @@ from textual.widgets import Static
 from engine.analysis import Analysis
 
 from ..analysis_table import analysis_rows, analysis_table, describe_analysis, measure_line, sparkline
+from .belief_grid import BeliefGrid
 
 __all__ = ["DebugPanel", "NO_ANALYSIS", "sparkline"]
 
@@ -44,18 +45,22 @@ class DebugPanel(VerticalScroll):
         self.note = ""
         """Shown above the analysis, e.g. why a seat has none."""
         self.border_title = "AI debug"
+        self.place_names: tuple[str, str, str] | None = None
 
     def compose(self):
         yield Static(id="debug-body")
+        yield BeliefGrid(id="debug-beliefs")
 
     def on_mount(self) -> None:
         self._redraw()
 
     def show_analysis(self, analysis: Analysis, seat_name: str, german: bool = False,
-                      mover: str = "", side: str = "") -> None:
-        """``mover``: the name of the seat the analysis is for; ``side``: "declarer" or "defenders"."""
+                      mover: str = "", side: str = "", place_names: tuple[str, str, str] | None = None) -> None:
+        """``mover``: the name of the seat the analysis is for; ``side``: "declarer" or "defenders";
+        ``place_names``: the seats' names, for the grid of what the player believes."""
         self.analysis, self.seat_name, self.note, self.german = analysis, seat_name, "", german
         self.measure = measure_line(analysis, mover or seat_name, side)
+        self.place_names = place_names
         self._redraw()
 
     def show_note(self, note: str) -> None:
@@ -75,6 +80,8 @@ class DebugPanel(VerticalScroll):
         if not self.is_mounted:
             return
         self.query_one("#debug-body", Static).update(self.render_body())
+        self.query_one(BeliefGrid).show(self.analysis.beliefs if self.analysis is not None else None,
+                                        self.place_names, self.german)
 
     def render_body(self) -> RenderableType:
         if self.analysis is None:

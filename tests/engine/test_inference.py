@@ -110,11 +110,46 @@ def test_monte_carlo_players_with_inference_report_the_effective_sample_size(kin
     assert decisions[0].move == decisions[1].move
     analysis = decisions[0].analysis
     assert analysis.worlds == 20
-    assert analysis.effective_worlds is not None and 1.0 <= analysis.effective_worlds <= 200
+    assert analysis.effective_worlds is not None and 1.0 <= analysis.effective_worlds <= 1000
     plain = make_player(f"{kind}:simulations=20", seed=7).choose(view).analysis
     assert plain.effective_worlds is None
+    for found in (analysis, plain):  # both carry the beliefs their worlds come from
+        assert len(found.beliefs) == 22  # the two other hands and the skat (or the unknown discard)
+        assert all(abs(sum(row[1:]) - 1) < 1e-3 and row[1 + view.to_move] == 0 for row in found.beliefs)
 
 
 def test_unknown_sampler_is_refused_with_the_choices():
     with pytest.raises(ValueError, match="informed, simple or inference"):
         make_player("pimc:sampler=psychic")
+
+
+def test_the_heuristics_cards_are_likely_in_the_true_world_and_less_in_others():
+    from engine.inference import card_play_matches
+
+    true_rate, other_rate = [], []
+    for seed in range(12):
+        state = GameState.new(Deal.shuffled(seed))
+        players = [HeuristicPlayer(seed * 3 + i) for i in range(3)]
+        while not state.is_over and not (state.phase == Phase.PLAY and len(state.tricks) == 6 and not state.trick):
+            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+        if state.is_over:
+            continue
+        viewer = state.to_move
+        view = state.view(viewer)
+        skat = state.discard if state.skat_taken else state.skat
+        matches, sizes = card_play_matches(view, viewer, np.array([state.hands], np.int64), np.array([skat]))
+        assert matches.shape[1] == 12 and np.all(sizes >= 4)  # the other seats' 12 cards, from hands of 4-10
+        true_rate.append(matches.mean())
+        hands, skats = WorldSampler(view).sample_arrays(50, np.random.default_rng(seed))
+        other_rate.append(card_play_matches(view, viewer, hands, skats)[0].mean())
+    assert np.mean(true_rate) > 0.9 and np.mean(other_rate) < np.mean(true_rate) - 0.1
+
+
+def test_the_fit_prefers_a_sharp_model_on_heuristic_self_play():
+    from engine.tools.fit_inference import fit_bidding, fit_cards, self_play
+
+    bidding, cards = self_play(30, 1)
+    model, log_likelihood = fit_bidding(bidding)
+    assert log_likelihood > bidding.bidding_log_likelihood(PolicyModel(0.3, 80.0, 0.2))
+    card_share, _ = fit_cards(cards)
+    assert card_share <= 0.1  # the heuristic's own card is the card played nearly always

@@ -98,3 +98,18 @@ def test_marginals_are_the_share_of_worlds_holding_each_card(informed):
         for place in range(4):
             holding = sum(1 for w in worlds if ((w.skat if place == 3 else w.hands[place]) >> card) & 1)
             assert marginals[card, place] == pytest.approx(holding / len(worlds))
+
+
+def test_sampling_many_at_once_draws_every_consistent_world_uniformly():
+    import numpy as np
+
+    state, view = constrained_defender_position()
+    worlds = enumerate_worlds(view, True)
+    sampler = WorldSampler(view, True)
+    draws = 200 * len(worlds)
+    hands, skats = sampler.sample_arrays(draws, np.random.default_rng(1))
+    counts = Counter((tuple(int(h) for h in row), int(skat)) for row, skat in zip(hands, skats))
+    assert set(counts) == {(w.hands, w.skat) for w in worlds}
+    expected = draws / len(worlds)
+    chi2 = sum((counts[(w.hands, w.skat)] - expected) ** 2 / expected for w in worlds)
+    assert chi2 < chi_square_critical(len(worlds) - 1)

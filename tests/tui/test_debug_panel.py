@@ -181,3 +181,35 @@ async def test_a_new_game_clears_the_debug_panel(fast_settings):
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.state is not state)
         assert panel.analysis is None and screen.last_analysis is None and NO_ANALYSIS in panel.plain()
+
+
+async def test_the_panel_shows_where_the_thinking_player_believes_the_cards_are(fast_settings):
+    from engine.limits import Limit
+    from engine.players.registry import make_player
+    from skat_tui.widgets.belief_grid import BeliefGrid
+    from skat_tui.widgets.cards import HandRow
+
+    west = make_player("mcu:simulations=30,sampler=inference", seed=2)
+    west.limit = Limit(simulations=30)
+    app = west_thinks(west, fast_settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, panel = await grand_with_the_panel_open(app, pilot)
+        grid = screen.query_one(BeliefGrid)
+        assert not grid.display  # no analysis yet, no grid
+        state = screen.state
+        from engine.rules import legal_cards
+
+        hand = screen.query_one(HandRow).cards
+        lead = next(i for i, c in enumerate(hand) if legal_cards(state.hands[1], state.game, c).bit_count() > 1)
+        screen.choose_card(hand[lead])
+        await wait_until(pilot, lambda: panel.analysis is not None and panel.analysis.final, timeout=30)
+        await pilot.pause()
+        assert grid.display
+        hidden = {card for card, *_ in panel.analysis.beliefs}
+        # West cannot see your nine cards left, East's ten and your discard
+        assert len(hidden) == 21
+        letters = grid.plain().replace("\n", " ")
+        assert set(letters.split()) <= {"♣", "♠", "♥", "♦", "Y", "E", "S", "·", "|"}
+        assert "W" not in letters  # West's own cards are seen, never believed elsewhere
+        await pilot.click("#debug-beliefs")
+        assert grid.numbers and "%" not in grid.plain() and any(ch.isdigit() for ch in grid.plain())
