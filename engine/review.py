@@ -208,6 +208,8 @@ class GameReview:
     declarer_dd_start: float | None = None
     """1 if the declarer wins double-dummy at the opening lead, else 0 (None: no card play)."""
     contracts: list[ContractReview] = field(default_factory=list)
+    record_hash: str = ""
+    """``record_fingerprint`` of the record reviewed: a cached review of a record since changed is not used."""
 
     def summaries(self) -> list[SeatSummary]:
         return [summarize_seat(seat, self.players[seat], [d for d in self.decisions if d.seat == seat],
@@ -235,7 +237,8 @@ class GameReview:
     def header_dict(self) -> dict:
         return {"type": "game", "id": self.record_id, "players": list(self.players), "game": self.game,
                 "declarer": self.declarer, "player": self.player, "limit": self.limit, "seed": self.seed,
-                "declarer_dd_start": self.declarer_dd_start, "version": FORMAT_VERSION}
+                "declarer_dd_start": self.declarer_dd_start, "record_hash": self.record_hash,
+                "version": FORMAT_VERSION}
 
     def json_lines(self) -> list[str]:
         """One line for the game, one per decision, one summary line."""
@@ -258,7 +261,8 @@ class GameReview:
                 if data.get("version") != FORMAT_VERSION:
                     raise ValueError(f"review format {data.get('version')} is not {FORMAT_VERSION}")
                 review = cls(data["id"], tuple(data["players"]), data["game"], data["declarer"], data["player"],
-                             data["limit"], data["seed"], declarer_dd_start=data["declarer_dd_start"])
+                             data["limit"], data["seed"], declarer_dd_start=data["declarer_dd_start"],
+                             record_hash=data.get("record_hash", ""))
             elif kind in ("decision", "contract"):
                 if review is None:
                     raise ValueError(f"a {kind} line before its game line")
@@ -320,6 +324,12 @@ def mark_for(cards: tuple[CardValue, ...], chosen: str, forced: bool) -> tuple[s
 
 
 # ---------------------------------------------------------------- computing
+
+
+def record_fingerprint(record) -> str:
+    """A short hash of the record's deal and moves (the ISS text of its MV field)."""
+    text = " ".join(f"{actor} {action}" for actor, action in record.tokens)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def decision_seed(seed: int, record_id: str, move: int) -> int:
@@ -515,7 +525,8 @@ def review_record(record, player_kind: str = "pimc", limit: Limit | None = None,
     players = tuple(record.players) if len(tuple(record.players)) == 3 else ("Forehand", "Middlehand", "Rearhand")
     game, declarer = describe_game(record)
     review = GameReview(record.id, players, game, declarer, player_kind,
-                        {"time": limit.time, "simulations": limit.simulations}, seed)
+                        {"time": limit.time, "simulations": limit.simulations}, seed,
+                        record_hash=record_fingerprint(record))
     decisions = card_decisions(record)
     for done, (index, state, card) in enumerate(decisions, 1):
         if stop is not None and stop.is_set():

@@ -150,7 +150,14 @@ class ReplayScreen(Screen):
 
     @property
     def current_review(self) -> GameReview | None:
-        return self.reviews.get(str(getattr(self.navigator.record, "id", "")))
+        """The review of the game shown, if there is one of exactly this game (same deal and moves)."""
+        from engine.review import record_fingerprint
+
+        record = self.navigator.record
+        review = self.reviews.get(str(getattr(record, "id", "")))
+        if review is None or review.record_hash != record_fingerprint(record):
+            return None  # none, or one of an earlier version of the record (or another game of that ID)
+        return review
 
     def status_text(self) -> str:
         return str(self.query_one("#status", Static).render())

@@ -96,6 +96,8 @@ def accuracy_line(review: GameReview) -> Text:
                   if n]
         if counts:
             text.append(f" ({', '.join(counts)})")
+    if first:
+        text.append("no cards were played")
     return text
 
 

@@ -74,3 +74,21 @@ async def test_a_game_without_review_is_reviewed_on_demand_and_kept_beside_the_r
     assert cache_path(path).exists()
     # the same review as `skat review FILE` with its defaults (PIMC, 100 worlds, seed 1)
     assert cached["planted-1"] == review_record(records[0], "pimc", Limit(simulations=100), seed=1, threads=2)
+
+
+async def test_a_cached_review_of_a_changed_record_is_not_shown(tmp_path, fast_settings):
+    path = planted_file(tmp_path, reviewed=True)
+    # the same ID, but now Ann trumps at trick 9 and leads ♥A: the moves differ from the review's
+    text = path.read_text()
+    assert "1 SK 2 C8 0 HA 1 CQ 2 C9 0 HJ" in text
+    path.write_text(text.replace("1 SK 2 C8 0 HA 1 CQ 2 C9 0 HJ", "1 SK 2 C8 0 HJ 0 HA 1 CQ 2 C9"))
+    records, errors = read_records(path)
+    assert not errors and records[0].id == "planted-1"
+    app = SkatApp(records=records, settings=fast_settings, record_path=str(path))
+    async with app.run_test(size=(100, 34)) as pilot:
+        screen = app.screen
+        assert "planted-1" in screen.reviews  # the cache is there ...
+        assert screen.current_review is None  # ... but it is about other moves
+        assert not screen.query_one(ReviewPlot).has_class("-shown")
+        await pilot.press("n")
+        assert screen.navigator.position == 0
