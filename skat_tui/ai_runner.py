@@ -82,6 +82,8 @@ class AIRunner:
             return  # from an abandoned decision
         if last:
             self._job = None  # idle before the callback, which may start the next decision
+        if not self.host.is_attached:
+            return  # the app is closing (or the screen is gone): its widgets may be removed already
         callback(job.seat, value)
 
     async def _decide(self, job: AIJob) -> None:

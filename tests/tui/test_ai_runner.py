@@ -7,9 +7,10 @@ import threading
 from textual.app import App
 
 from engine.analysis import Analysis
+from engine.cards import cards_of
 from engine.game import Deal, GameState, Phase
 from engine.players.base import Decision, RandomPlayer
-from skat_tui.ai_runner import AIRunner
+from skat_tui.ai_runner import AIJob, AIRunner
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.players import PlayerChoice
@@ -93,6 +94,25 @@ async def test_a_crashing_player_is_handed_to_the_screen_and_the_app_goes_on():
         app.start("after", PassivePlayer(), card_play_view())  # the runner still serves
         await wait_until(pilot, lambda: len(app.events) == 2)
         assert app.events[1][1] == "decision"
+
+
+async def test_nothing_is_handed_to_a_screen_that_has_left_the_app():
+    """A decision that ends while the app closes must not reach widgets already removed."""
+    from textual.widgets import Static
+
+    from engine.game import Play
+
+    app = Host()
+    async with app.run_test():
+        gone = Static()  # never mounted: not attached to the app, like a screen being torn down
+        runner = AIRunner(gone)
+        handed: list = []
+        view = card_play_view()
+        job = AIJob(view.to_move, PassivePlayer(), view, None, on_analysis=lambda *a: handed.append(a),
+                    on_decision=lambda *a: handed.append(a), on_failure=lambda *a: handed.append(a))
+        runner._job = job
+        runner._deliver(job, job.on_decision, Decision(Play(next(iter(cards_of(view.legal_cards()))))), last=True)
+        assert handed == [] and runner.job is None
 
 
 class PatientHinter(PassivePlayer):
