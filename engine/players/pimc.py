@@ -67,6 +67,11 @@ class PIMCPlayer(MonteCarloPlayer):
         self._free_contexts: list[SolverContext] = []
         self._contexts_lock = threading.Lock()
         self._stopping = False  # set by on_stop_requested until the next decision
+        # Root values of the worlds solved in this decision: a sampler that draws by weight
+        # (sampler=inference) hands out the likeliest worlds more than once, and the solver's
+        # answer for a world is always the same, so a repeat is not solved again.
+        self._solved: dict[tuple, np.ndarray] = {}
+        self._solved_lock = threading.Lock()
 
     @classmethod
     def from_params(cls, params: dict[str, str], seed: int | None = None) -> PIMCPlayer:
@@ -107,6 +112,8 @@ class PIMCPlayer(MonteCarloPlayer):
     _classes_only = False
 
     def prepare(self, view, legal):
+        with self._solved_lock:
+            self._solved = {}
         evaluation = self.evaluation_for(view)
         decl = view.declaration
         self._threshold_only = evaluation.kind == "wins" and decl.game != GameType.NULL
@@ -149,7 +156,8 @@ class PIMCPlayer(MonteCarloPlayer):
             if self._classes_only:
                 values = self._class_values(ctx, game, d, hands, decl_points, trick, n_trick, view, legal)
             else:
-                values = self._root_values(ctx, game, d, hands, decl_points, trick, n_trick, view, legal, query)
+                values = self._root_values_once(ctx, game, d, hands, decl_points, trick, n_trick, view, legal,
+                                                query, worlds)
         finally:
             self._release_context(ctx)
         valued = values.shape[1]
@@ -164,6 +172,31 @@ class PIMCPlayer(MonteCarloPlayer):
         if position is not None and valued:
             tie_break = self._playout_values(view, position, legal, worlds[:valued], declarer_side, seed)
         return BatchOutcome(points, won, worlds=valued if valued < len(worlds) else None, tie_break=tie_break)
+
+    def _root_values_once(self, ctx, game, d, hands, decl_points, trick, n_trick, view, legal, query,
+                          worlds: list[World]) -> np.ndarray:
+        """``_root_values``, solving each world not solved before in this decision once;
+        columns for the worlds in order, up to the first one a stop left unsolved."""
+        keys = [(w.hands, w.skat) for w in worlds]
+        with self._solved_lock:
+            known = {k: self._solved[k] for k in keys if k in self._solved}
+        rows = list({k: i for i, k in reversed(list(enumerate(keys))) if k not in known}.values())
+        rows.sort()
+        if rows:
+            values = self._root_values(ctx, game, d, hands[rows], decl_points[rows], trick, n_trick, view, legal,
+                                       query)
+            fresh = {keys[rows[j]]: values[:, j] for j in range(values.shape[1])}
+            known.update(fresh)
+            with self._solved_lock:
+                self._solved.update(fresh)
+        columns = []
+        for k in keys:
+            if k not in known:
+                break
+            columns.append(known[k])
+        if not columns:
+            return np.zeros((len(legal), 0), np.int64)
+        return np.stack(columns, axis=1)
 
     @staticmethod
     def _root_values(ctx, game, d, hands, decl_points, trick, n_trick, view, legal, query) -> np.ndarray:

@@ -153,3 +153,29 @@ def test_the_fit_prefers_a_sharp_model_on_heuristic_self_play():
     assert log_likelihood > bidding.bidding_log_likelihood(PolicyModel(0.3, 80.0, 0.2))
     card_share, _ = fit_cards(cards)
     assert card_share <= 0.1  # the heuristic's own card is the card played nearly always
+
+
+def test_pimc_solves_a_repeated_world_once_with_the_same_result(monkeypatch):
+    from engine.players.pimc import PIMCPlayer
+
+    state = first_card_state(4)
+    view = state.view(state.to_move)
+    original = PIMCPlayer._root_values
+    solved = []
+
+    def counting(ctx, game, d, hands, *rest):
+        solved.append(len(hands))
+        return original(ctx, game, d, hands, *rest)
+
+    monkeypatch.setattr(PIMCPlayer, "_root_values", staticmethod(counting))
+    reusing = make_player("pimc:simulations=60,sampler=inference,threads=2", seed=3).choose(view).analysis
+    assert sum(solved) < 60  # the likeliest worlds come more than once, and are solved once
+    solved.clear()
+
+    def solving_every_world(self, ctx, game, d, hands, decl_points, trick, n_trick, view, legal, query, worlds):
+        return counting(ctx, game, d, hands, decl_points, trick, n_trick, view, legal, query)
+
+    monkeypatch.setattr(PIMCPlayer, "_root_values_once", solving_every_world)
+    plain = make_player("pimc:simulations=60,sampler=inference,threads=2", seed=3).choose(view).analysis
+    assert sum(solved) == 60
+    assert reusing.cards == plain.cards and reusing.chosen == plain.chosen
