@@ -33,6 +33,7 @@ from .game import (
     IllegalMoveError,
     Leave,
     Move,
+    Outcome,
     Pass,
     Phase,
     PickUp,
@@ -47,7 +48,7 @@ from .players.registry import PLAYER_KINDS, PlayerSpec, make_player, parse_spec
 from .record import GameRecord, RecordError, format_record, parse_record, read_records, write_records
 from .replay import ReplayNavigator
 from .rules import GameType
-from .scoring import Declaration, GameResult
+from .scoring import Declaration, GameEnd, GameResult
 from .series import Series, play_game
 from .service import MoveSearch, analyse, play, play_sync
 
@@ -66,6 +67,7 @@ __all__ = [
     "Declare",
     "Discard",
     "Evaluation",
+    "GameEnd",
     "GameRecord",
     "GameResult",
     "GameState",
@@ -77,6 +79,7 @@ __all__ = [
     "Mask",
     "Move",
     "MoveSearch",
+    "Outcome",
     "Pass",
     "Phase",
     "PickUp",

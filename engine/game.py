@@ -31,7 +31,7 @@ from .rules import (
     legal_cards,
     trick_winner,
 )
-from .scoring import Declaration, GameResult, evaluate, null_value
+from .scoring import Declaration, GameEnd, GameResult, evaluate, null_value
 
 
 class IllegalMoveError(ValueError):
@@ -234,6 +234,21 @@ class Leave:
 Move = Bid | Hold | Pass | PickUp | Discard | Declare | Play | Resign | ShowCards | Leave
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game came out."""
+
+    end: GameEnd
+    result: GameResult | None
+    """The scored game; None when it was passed in or abandoned before a declaration."""
+    left_seat: int | None = None
+    """The seat that left or ran out of time, when that ended the game."""
+
+    @property
+    def passed_in(self) -> bool:
+        return self.end == GameEnd.PASSED
+
+
 # ---------------------------------------------------------------- dealing
 
 
@@ -344,7 +359,7 @@ class GameState:
         self.trick_counts = [0, 0, 0]
         self.resigned: frozenset[int] = frozenset()
         self.shown: frozenset[int] = frozenset()
-        self.end: str | None = None
+        self.end: GameEnd | None = None
         self.left_seat: int | None = None
         self.revealed = False
         self.moves: tuple[tuple[int, Move], ...] = ()
@@ -687,7 +702,7 @@ class GameState:
                 self._bidding_won(survivor)
         else:
             self.phase = Phase.PASSED
-            self.end = "passed"
+            self.end = GameEnd.PASSED
 
     def _bidding_won(self, seat: int) -> None:
         self.declarer = seat
@@ -807,11 +822,11 @@ class GameState:
         self.trick = ()
         self.leader = winner
         if game == GameType.NULL and winner == self.declarer:
-            self._finish("null_trick")
+            self._finish(GameEnd.NULL_TRICK)
         elif len(self.tricks) == 10:
-            self._finish("played")
+            self._finish(GameEnd.PLAYED)
 
-    def _finish(self, end: str) -> None:
+    def _finish(self, end: GameEnd) -> None:
         self.phase = Phase.FINISHED
         self.end = end
 
@@ -822,14 +837,14 @@ class GameState:
             raise IllegalMoveError("resigning is only possible during play")
         self.resigned = self.resigned | {seat}
         if seat == self.declarer:
-            self._concede(to_declarer=False, end="declarer_resigned")
+            self._concede(to_declarer=False, end=GameEnd.DECLARER_RESIGNED)
         elif len(self.resigned - {self.declarer}) == 2:
-            self._concede(to_declarer=True, end="defenders_resigned")
+            self._concede(to_declarer=True, end=GameEnd.DEFENDERS_RESIGNED)
         return move if move.seat is seat else Resign(seat)
 
     def _leave(self, move: Leave, seat: int) -> Move:
         self.left_seat = seat
-        end = "timeout" if move.timeout else "left"
+        end = GameEnd.TIMEOUT if move.timeout else GameEnd.LEFT
         if self.phase in (Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE) or self.declarer is None:
             self._finish(end)  # no game was declared: nothing to score
         elif seat == self.declarer:
@@ -838,7 +853,7 @@ class GameState:
             self._concede(to_declarer=True, end=end)
         return move if move.seat is seat else Leave(seat, move.timeout)
 
-    def _concede(self, to_declarer: bool, end: str) -> None:
+    def _concede(self, to_declarer: bool, end: GameEnd) -> None:
         """The rest of the cards and tricks go to one side (not in null games,
         where only the win counts)."""
         if self.declaration.game != GameType.NULL:
@@ -877,9 +892,15 @@ class GameState:
             defender_tricks = sum(self.trick_counts) - declarer_tricks
             self._result = evaluate(
                 d, self.declaration, self.bid, self.deal.hands[d] | self.deal.skat,
-                self.declarer_points, declarer_tricks, defender_tricks, self.end or "played",
+                self.declarer_points, declarer_tricks, defender_tricks, self.end or GameEnd.PLAYED,
             )
         return self._result
+
+    def outcome(self) -> Outcome | None:
+        """How the game came out, once it is over (None while it goes on)."""
+        if not self.is_over:
+            return None
+        return Outcome(self.end, self.result(), self.left_seat if self.end.abandoned else None)
 
     def push_many(self, moves: Iterable[Move]) -> None:
         for move in moves:

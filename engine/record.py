@@ -41,7 +41,7 @@ from .game import (
     PickUp,
 )
 from .rules import GameType
-from .scoring import Declaration, GameResult
+from .scoring import Declaration, GameEnd, GameResult
 
 HEADER_ORDER = ("GM", "PC", "CO", "SE", "ID", "DT", "P0", "P1", "P2", "R0", "R1", "R2")
 _FIELD = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
@@ -205,9 +205,9 @@ def result_field(state: GameState) -> str:
         f"s:{int(result.schneider)}",
         f"z:{int(result.schwarz)}",
         "p0:0 p1:0 p2:0",
-        f"l:{left if state.end == 'left' else -1}",
-        f"to:{left if state.end == 'timeout' else -1}",
-        f"r:{int(result.end.endswith('resigned'))}",
+        f"l:{left if state.end == GameEnd.LEFT else -1}",
+        f"to:{left if state.end == GameEnd.TIMEOUT else -1}",
+        f"r:{int(result.end.resigned)}",
     ]
     return " ".join(parts)
 
@@ -500,7 +500,7 @@ def summary(record: GameRecord) -> dict:
             "value": 0, "seeger_fabian": [0, 0, 0],
         })
         if not out["passed"]:
-            out["abandoned"] = state.end or "unfinished"
+            out["abandoned"] = str(state.end or "unfinished")
         _add_remarks(out, record, state)
         return out
     decl = result.declaration
@@ -519,8 +519,8 @@ def summary(record: GameRecord) -> dict:
         "value": result.value,
         "seeger_fabian": list(result.seeger_fabian()),
     })
-    if result.end != "played":
-        out["end"] = result.end
+    if result.end != GameEnd.PLAYED:
+        out["end"] = str(result.end)
     _add_remarks(out, record, state)
     return out
 

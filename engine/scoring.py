@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -128,6 +129,37 @@ def smallest_null_value_reaching(bid: int) -> int | None:
     return fitting[0] if fitting else None
 
 
+class GameEnd(enum.StrEnum):
+    """How a game ended.  The values are the words records and JSON output use."""
+
+    PLAYED = "played"
+    """All ten tricks played."""
+    NULL_TRICK = "null_trick"
+    """The null declarer took a trick."""
+    DECLARER_RESIGNED = "declarer_resigned"
+    DEFENDERS_RESIGNED = "defenders_resigned"
+    LEFT = "left"
+    """A player left the table."""
+    TIMEOUT = "timeout"
+    """A player ran out of time."""
+    PASSED = "passed"
+    """All three passed: no game, nothing to score."""
+
+    @property
+    def resigned(self) -> bool:
+        return self in (GameEnd.DECLARER_RESIGNED, GameEnd.DEFENDERS_RESIGNED)
+
+    @property
+    def abandoned(self) -> bool:
+        """A player left or ran out of time."""
+        return self in (GameEnd.LEFT, GameEnd.TIMEOUT)
+
+    @property
+    def early(self) -> bool:
+        """Ended before the cards decided it: resigned or abandoned."""
+        return self.resigned or self.abandoned
+
+
 @dataclass(frozen=True)
 class GameResult:
     """The outcome of a played game, from the declarer's point of view."""
@@ -149,8 +181,8 @@ class GameResult:
     """The (positive) value the game is scored with: doubled below when lost."""
     value: int
     """Signed, as the plain list counts it: +game_value won, -2*game_value lost."""
-    end: str = "played"
-    """How the game ended: played, null_trick, declarer_resigned, defenders_resigned, left, timeout."""
+    end: GameEnd = GameEnd.PLAYED
+    """How the game ended."""
     multipliers: tuple[tuple[str, int], ...] = field(default=())
     """The named steps that make up the multiplier, for display."""
 
@@ -175,7 +207,7 @@ def evaluate(
     declarer_points: int,
     declarer_tricks: int,
     defender_tricks: int,
-    end: str = "played",
+    end: GameEnd = GameEnd.PLAYED,
 ) -> GameResult:
     """Score a finished game.
 
@@ -185,8 +217,8 @@ def evaluate(
     defender_points = 120 - declarer_points
     if decl.game == GameType.NULL:
         value = null_value(decl)
-        won = declarer_tricks == 0 and end not in ("declarer_resigned", "left", "timeout")
-        if end == "defenders_resigned":
+        won = declarer_tricks == 0 and end not in (GameEnd.DECLARER_RESIGNED, GameEnd.LEFT, GameEnd.TIMEOUT)
+        if end == GameEnd.DEFENDERS_RESIGNED:
             won = True
         overbid = value < bid
         if overbid:

@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from engine.cards import CardSet
 from engine.game import GameState
-from engine.scoring import GameResult
+from engine.scoring import GameEnd, GameResult
 from engine.series import Series
 
 from ..widgets.score_sheet import ScoreSheet
@@ -81,7 +81,7 @@ def result_lines(result: GameResult | None, names: Sequence[str], german: bool =
     who = names[result.declarer]
     outcome = "won" if result.won else "lost"
     lines = [f"{who} played {describe_declaration(result.declaration, german)} and {outcome}."]
-    if result.end not in ("played", "null_trick"):
+    if result.end.early:
         lines.append(f"The game ended early: {result.end.replace('_', ' ')}.")
     lines.append(f"Bid {result.bid} · card points: declarer {result.declarer_points}, "
                  f"defenders {result.defender_points} · tricks {result.declarer_tricks}:{result.defender_tricks}")
@@ -122,13 +122,13 @@ def skat_line(state: GameState, names: Sequence[str], german: bool = False) -> s
 def ending_lines(state: GameState, names: Sequence[str], german: bool = False) -> list[str]:
     """How a finished game ended: its scored result, or why there is none
     (passed in, or a player left before a game was declared)."""
-    result = state.result()
-    if result is not None:
-        return result_lines(result, names, german)
-    if state.end in ("left", "timeout") and state.left_seat is not None:
-        how = "left the table" if state.end == "left" else "ran out of time"
+    outcome = state.outcome()
+    if outcome is not None and outcome.result is not None:
+        return result_lines(outcome.result, names, german)
+    if outcome is not None and outcome.left_seat is not None:
+        how = "left the table" if outcome.end == GameEnd.LEFT else "ran out of time"
         bid = f" (bid {state.bid})" if state.bid else ""
-        return [f"{names[state.left_seat]} {how} before a game was declared{bid}: the game is not scored."]
+        return [f"{names[outcome.left_seat]} {how} before a game was declared{bid}: the game is not scored."]
     return result_lines(None, names, german)
 
 

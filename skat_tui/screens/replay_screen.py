@@ -14,9 +14,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engine.analysis import Analysis
-from engine.game import GameState, Phase
+from engine.game import GameState
 from engine.players.base import Decision
 from engine.review import GameReview
+from engine.scoring import GameEnd
 
 from ..ai_runner import AIRunner
 from ..players import resolve_player
@@ -36,11 +37,12 @@ def record_title(index: int, record: Any, german: bool = False) -> str:
     """'2. 684159 · foo, xskat:2, xskat · foo: Grand won +96' for the game picker."""
     state = record.replay()
     names = tuple(getattr(record, "players", ()) or ())
-    result = state.result()
+    ending = state.outcome()
+    result = ending.result if ending is not None else None
     if result is None:
-        outcome = "passed in" if state.phase == Phase.PASSED else state.phase.value
-        if state.end == "left" and state.left_seat is not None:
-            outcome = f"ended: {names[state.left_seat] if len(names) == 3 else 'a player'} left the table"
+        outcome = "passed in" if ending is not None and ending.passed_in else state.phase.value
+        if ending is not None and ending.end == GameEnd.LEFT and ending.left_seat is not None:
+            outcome = f"ended: {names[ending.left_seat] if len(names) == 3 else 'a player'} left the table"
     else:
         who = f"{names[result.declarer]}: " if len(names) == 3 and names[result.declarer] else ""
         outcome = (f"{who}{describe_declaration(result.declaration, german)} "
