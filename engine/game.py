@@ -29,6 +29,7 @@ from .rules import (
     describe_class,
     follow_mask,
     legal_cards,
+    next_bid,
     trick_winner,
 )
 from .scoring import Declaration, GameEnd, GameResult, evaluate, null_value
@@ -463,10 +464,8 @@ class GameState:
         return self.hands[seat].bit_count() == self.hand_sizes[seat]
 
     def next_bid(self) -> int | None:
-        for value in BID_VALUES:
-            if value > self.bid:
-                return value
-        return None
+        """The smallest bid above the current one (None above the top of the ladder)."""
+        return next_bid(self.bid)
 
     def legal_cards(self) -> Mask:
         """Cards the player to move may play (needs that hand known)."""

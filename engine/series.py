@@ -7,7 +7,6 @@ plain list and on the Seeger-Fabian list.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 
 from .game import Deal, GameState
@@ -103,14 +102,3 @@ class Series:
                 else:
                     t.lost += 1
         return totals
-
-    def play(self, players: list[Player], games: int, seed: int, limit: Limit | None = None) -> list[GameState]:
-        """Play ``games`` more games; ``players`` by table position."""
-        rng = random.Random(seed)
-        states = []
-        for _ in range(games):
-            seats = self.seats_for(self.next_dealer)
-            state = play_game(Deal.shuffled(rng), [players[p] for p in seats], limit)
-            self.record(state.result())
-            states.append(state)
-        return states

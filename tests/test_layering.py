@@ -62,3 +62,45 @@ def test_the_readme_library_example_runs_on_the_front_door_alone():
                           timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "GameResult(" in proc.stdout
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ENGINE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _engine_imports(path: Path) -> set[str]:
+    """Every engine module ``path`` imports, at the top or inside a function."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            found |= {module} | {f"{module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return {m for m in found if m.split(".")[0] == "engine"}
+
+
+def test_the_domain_modules_import_each_other_without_a_cycle():
+    """Tools (engine.tools) may use the whole domain; among the domain's own modules no
+    import, not even one inside a function, leads back to where it started.  A package's
+    __init__ only re-exports, so it starts no cycle."""
+    modules = {_module_name(p): p for p in ENGINE.rglob("*.py")}
+    domain = {m for m in modules if not m.startswith("engine.tools") and modules[m].name != "__init__.py"}
+    graph = {m: {t for t in _engine_imports(modules[m]) if t in domain and t != m} for m in domain}
+    cycles = []
+
+    def visit(module: str, path: list[str], done: set[str]) -> None:
+        for target in sorted(graph[module]):
+            if target in path:
+                cycles.append(path[path.index(target):] + [target])
+            elif target not in done:
+                done.add(target)
+                visit(target, path + [target], done)
+
+    for start in sorted(domain):
+        visit(start, [start], {start})
+    assert cycles == []

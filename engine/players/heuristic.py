@@ -25,7 +25,7 @@ from . import heuristic_core as core
 from .base import Decision, Player
 from .fallback import FALLBACK_NOTE, fallback_analysis, simple_card
 from .hand_eval import Option
-from .playout import shown_voids
+from .playout import void_classes
 
 
 class HeuristicPlayer(Player):
@@ -118,7 +118,7 @@ class HeuristicPlayer(Player):
         trick = np.zeros(3, np.int64)
         for i, card in enumerate(view.trick):
             trick[i] = card
-        voids = np.array(shown_voids(game, view.tricks, view.trick, view.leader), np.int64)
+        voids = np.array(void_classes(game, view.tricks, view.trick, view.leader), np.int64)
         skat_known = view.discard if seat == decl and view.skat_taken else 0
         decl_open = view.hands[decl] if view.declaration.ouvert and seat != decl else 0
         card = core.choose_card_std(

@@ -18,10 +18,7 @@ work.  ``PublicPosition.from_view`` reads a position from a seat's view.
 
 from __future__ import annotations
 
-import os
 import random
-import threading
-import time
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -41,7 +38,7 @@ class PlayoutResult(NamedTuple):
     defender_tricks: int
 
 
-def shown_voids(game: GameType, tricks, trick: tuple[int, ...], trick_leader: int) -> tuple[int, int, int]:
+def void_classes(game: GameType, tricks, trick: tuple[int, ...], trick_leader: int) -> tuple[int, int, int]:
     """Per seat, a bit mask of the follow classes (0..3 plain suits, 4 trump)
     that seat has shown void in: it did not follow a card of that class.
 
@@ -101,7 +98,7 @@ class PublicPosition:
             declarer_tricks=declarer_tricks,
             defender_tricks=sum(view.trick_counts) - declarer_tricks,
             played=view.played,
-            voids=shown_voids(game, view.tricks, view.trick, view.leader),
+            voids=void_classes(game, view.tricks, view.trick, view.leader),
             ouvert=bool(view.declaration.ouvert),
         )
 
@@ -214,59 +211,4 @@ def playout_cards(
 # ---------------------------------------------------------------- benchmarks
 
 BENCH_GAMES = np.array([0, 1, 2, 3, 4, 5], np.int64)
-"""Game types the playout benchmark cycles through: the four suits, grand, null."""
-_BENCH_CHUNK = 2000
-
-
-def _run_playouts(deadline: float, seed: int, counts: list[int], slot: int) -> None:
-    done = 0
-    while time.perf_counter() < deadline:
-        core.random_deal_playouts(BENCH_GAMES, _BENCH_CHUNK, seed + done)
-        done += _BENCH_CHUNK
-    counts[slot] = done
-
-
-def _playouts_per_second(seconds: float, threads: int) -> float:
-    counts = [0] * threads
-    start = time.perf_counter()
-    deadline = start + seconds
-    workers = [threading.Thread(target=_run_playouts, args=(deadline, 1000003 * (i + 1), counts, i))
-               for i in range(threads)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    return sum(counts) / (time.perf_counter() - start)
-
-
-def bench_playouts(seconds: float = 2.0) -> dict:
-    """Full-game heuristic playouts per second from the first trick on random
-    suit, grand and null deals, with one thread and with two threads."""
-    core.random_deal_playouts(BENCH_GAMES, 10, 0)  # compile or load from cache first
-    one = _playouts_per_second(seconds / 2, 1)
-    two = _playouts_per_second(seconds / 2, 2)
-    return {
-        "playouts_per_second_1_thread": round(one),
-        "playouts_per_second_2_threads": round(two),
-        "thread_scaling": round(two / one, 2) if one else 0.0,
-        "cpus": os.cpu_count(),
-    }
-
-
-def bench_games(seconds: float = 2.0, seed: int = 1) -> dict:
-    """Complete heuristic-only games per second: bidding to the last trick
-    through ``engine.series.play_game`` (games passed in count as games)."""
-    from ..game import Deal
-    from ..series import play_game
-    from .heuristic import HeuristicPlayer
-
-    players = [HeuristicPlayer(seed=seed + i) for i in range(3)]
-    rng = random.Random(seed)
-    play_game(Deal.shuffled(rng), players)  # warm up (numba cache, lru caches)
-    games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        play_game(Deal.shuffled(rng), players)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return {"games_per_second": round(games / elapsed, 1), "games": games, "seconds": round(elapsed, 2)}
+"""Game types the playout benchmark and the speed calibration cycle through: the four suits, grand, null."""

@@ -3,8 +3,7 @@
 ``run_bench()`` prints one rich table; ``run_bench(json_out=True)`` prints the
 same numbers as one JSON object.  Deals come from ``random.Random(seed)``, so
 runs are comparable.  Other components add rows by appending a callable to
-``EXTRA_ROWS``: it gets ``quick`` and returns a list of ``BenchRow``; a row
-whose name is in ``PLACEHOLDER_ROWS`` replaces the 'not yet measured' line.
+``EXTRA_ROWS``: it gets ``quick`` and returns a list of ``BenchRow``.
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from engine.cards import CARD_POINTS, JACKS, cards_of
 from engine.rules import CLASS_MASKS, TRUMP_CLASS, GameType
 
 SEED = 20240611
-PLACEHOLDER_ROWS = ("heuristic playouts/s", "PIMC worlds/s", "MCU simulations/s")
 
 
 @dataclass
@@ -307,10 +305,6 @@ def _extra_rows(quick: bool) -> list[BenchRow]:
     rows = []
     for make in EXTRA_ROWS:
         rows.extend(make(quick))
-    measured = {row.name for row in rows}
-    for name in PLACEHOLDER_ROWS:
-        if name not in measured:
-            rows.append(BenchRow(section="players", name=name, note="not yet measured"))
     return rows
 
 

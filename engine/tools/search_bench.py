@@ -6,13 +6,72 @@ so every speed figure comes from one run of one command.
 
 from __future__ import annotations
 
+import os
+import random
 import threading
 import time
 
-from .bench import EXTRA_ROWS, BenchRow, best_of_alternating_rounds
 from ..evaluation import Evaluation
 from ..game import Deal, GameState, Phase
 from ..limits import Limit
+from ..players import heuristic_core
+from ..players.playout import BENCH_GAMES
+from .bench import EXTRA_ROWS, BenchRow, best_of_alternating_rounds
+
+_BENCH_CHUNK = 2000
+
+
+def _run_playouts(deadline: float, seed: int, counts: list[int], slot: int) -> None:
+    done = 0
+    while time.perf_counter() < deadline:
+        heuristic_core.random_deal_playouts(BENCH_GAMES, _BENCH_CHUNK, seed + done)
+        done += _BENCH_CHUNK
+    counts[slot] = done
+
+
+def _playouts_per_second(seconds: float, threads: int) -> float:
+    counts = [0] * threads
+    start = time.perf_counter()
+    deadline = start + seconds
+    workers = [threading.Thread(target=_run_playouts, args=(deadline, 1000003 * (i + 1), counts, i))
+               for i in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    return sum(counts) / (time.perf_counter() - start)
+
+
+def bench_playouts(seconds: float = 2.0) -> dict:
+    """Full-game heuristic playouts per second from the first trick on random
+    suit, grand and null deals, with one thread and with two threads."""
+    heuristic_core.random_deal_playouts(BENCH_GAMES, 10, 0)  # compile or load from cache first
+    one = _playouts_per_second(seconds / 2, 1)
+    two = _playouts_per_second(seconds / 2, 2)
+    return {
+        "playouts_per_second_1_thread": round(one),
+        "playouts_per_second_2_threads": round(two),
+        "thread_scaling": round(two / one, 2) if one else 0.0,
+        "cpus": os.cpu_count(),
+    }
+
+
+def bench_games(seconds: float = 2.0, seed: int = 1) -> dict:
+    """Complete heuristic-only games per second: bidding to the last trick
+    through ``engine.series.play_game`` (games passed in count as games)."""
+    from ..players.heuristic import HeuristicPlayer
+    from ..series import play_game
+
+    players = [HeuristicPlayer(seed=seed + i) for i in range(3)]
+    rng = random.Random(seed)
+    play_game(Deal.shuffled(rng), players)  # warm up (numba cache, lru caches)
+    games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        play_game(Deal.shuffled(rng), players)
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games_per_second": round(games / elapsed, 1), "games": games, "seconds": round(elapsed, 2)}
 
 
 def _first_trick_positions(count: int, seed: int = 99) -> list[GameState]:
@@ -79,7 +138,6 @@ def _best_rates(make_player, positions, limit: Limit, rounds: int) -> dict[int, 
 def player_rows(quick: bool) -> list[BenchRow]:
     from ..players.mcu import MCUPlayer
     from ..players.pimc import PIMCPlayer
-    from ..players.playout import bench_games, bench_playouts
 
     rows: list[BenchRow] = []
     seconds = 0.5 if quick else 2.0

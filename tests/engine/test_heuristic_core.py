@@ -16,11 +16,10 @@ from engine.players import heuristic_core as core
 from engine.players.heuristic import HeuristicPlayer
 from engine.players.playout import (
     PublicPosition,
-    bench_playouts,
     playout,
     playout_cards,
     playout_worlds,
-    shown_voids,
+    void_classes,
 )
 from engine.rules import GameType
 from engine.scoring import Declaration
@@ -109,13 +108,13 @@ def test_engine_accepts_every_policy_card_and_the_kernel_playout_agrees(game):
         assert expected.declarer_points == finished.declarer_points
 
 
-def test_shown_voids_come_from_cards_that_did_not_follow():
+def test_void_classes_come_from_cards_that_did_not_follow():
     deal = Deal.shuffled(5)
     state = declared_hand_game(deal, GameType.GRAND)
     rng = random.Random(5)
     while not state.is_over:
         state.push(Play(rng.choice(list(cards_of(state.legal_cards())))))
-    voids = shown_voids(GameType.GRAND, state.tricks, (), 0)
+    voids = void_classes(GameType.GRAND, state.tricks, (), 0)
     for trick in state.tricks:
         led = card_layout.CARD_CLASS[4, card_layout.TO_INTERNAL[4, trick.cards[0]]]
         for i, card in enumerate(trick.cards[1:], 1):
@@ -214,5 +213,7 @@ def test_random_deal_kernel_is_deterministic():
 
 @pytest.mark.slow
 def test_playout_speed_reaches_50000_per_second_per_thread():
+    from engine.tools.search_bench import bench_playouts
+
     result = bench_playouts(2.0)
     assert result["playouts_per_second_1_thread"] >= 50_000
