@@ -50,7 +50,7 @@ from .replay import ReplayNavigator
 from .rules import GameType
 from .scoring import Declaration, GameEnd, GameResult
 from .series import Series, play_game
-from .service import MoveSearch, analyse, play, play_sync
+from .service import MoveSearch, analyze, play, play_sync
 
 __version__ = "0.1.0"
 
@@ -94,7 +94,7 @@ __all__ = [
     "ShowCards",
     "Suit",
     "Trick",
-    "analyse",
+    "analyze",
     "cards_of",
     "format_record",
     "make_player",

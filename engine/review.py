@@ -481,7 +481,7 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
             if declared is None:
                 continue
             bidder = SearchBidder(worlds, decision_seed(seed, record.id, index))
-            analysis = bidder.analyse_discard(state.view(seat), declared.declaration, move.cards, worlds)
+            analysis = bidder.analyze_discard(state.view(seat), declared.declaration, move.cards, worlds)
             if analysis is None:
                 continue  # no declaration the rules allow at this bid: nothing to compare
             options = [ContractOption(c.game, round(c.expected, 2), str(CardSet(c.discard or 0)))

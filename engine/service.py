@@ -1,6 +1,6 @@
 """One decision of a player, run in a worker thread and watched while it thinks.
 
-    with analyse(player, view, limit) as search:      # or: async with
+    with analyze(player, view, limit) as search:      # or: async with
         for analysis in search:                        # or: async for
             show(analysis)
     decision = search.best
@@ -32,7 +32,7 @@ from .players.base import Decision, Player
 
 class MoveSearch:
     """A player's decision in a worker thread: a context manager, iterated for its
-    snapshots.  Create it with ``analyse``; the player starts on entering the block."""
+    snapshots.  Create it with ``analyze``; the player starts on entering the block."""
 
     def __init__(self, player: Player, view: GameState, limit: Limit | None) -> None:
         self.player = player
@@ -130,7 +130,7 @@ class MoveSearch:
 
     def _check_started(self) -> None:
         if self._thread is None:
-            raise RuntimeError("enter the search first: `with analyse(...) as search:`")
+            raise RuntimeError("enter the search first: `with analyze(...) as search:`")
 
     def __iter__(self) -> Iterator[Analysis]:
         self._check_started()
@@ -162,7 +162,7 @@ class MoveSearch:
                 await woken.wait()
 
 
-def analyse(player: Player, view: GameState, limit: Limit | None = None) -> MoveSearch:
+def analyze(player: Player, view: GameState, limit: Limit | None = None) -> MoveSearch:
     """The search for ``player``'s decision in ``view`` (the seat to move) within ``limit``;
     use it as a context manager (``with`` or ``async with``)."""
     return MoveSearch(player, view, limit)
@@ -170,7 +170,7 @@ def analyse(player: Player, view: GameState, limit: Limit | None = None) -> Move
 
 async def play(player: Player, view: GameState, limit: Limit | None = None) -> Decision:
     """The player's decision for ``view`` within ``limit``, awaited without blocking the loop."""
-    async with analyse(player, view, limit) as search:
+    async with analyze(player, view, limit) as search:
         async for _ in search:
             pass
     return search.best

@@ -23,7 +23,7 @@ from engine.analysis import Analysis
 from engine.game import GameState
 from engine.limits import Limit
 from engine.players.base import Decision, Player
-from engine.service import MoveSearch, analyse
+from engine.service import MoveSearch, analyze
 
 WORKER_GROUP = "ai"
 
@@ -87,7 +87,7 @@ class AIRunner:
         callback(job.seat, value)
 
     async def _decide(self, job: AIJob) -> None:
-        job.search = analyse(job.player, job.view, job.limit)
+        job.search = analyze(job.player, job.view, job.limit)
         async with job.search as search:
             async for analysis in search:
                 self._deliver(job, job.on_analysis, analysis)

@@ -38,7 +38,7 @@ def outcome_cell(histogram: tuple[int, ...] | list[int], binary: bool) -> str:
 
 
 def measure_line(analysis: Analysis, mover: str, side: str) -> str:
-    """What the numbers are about: always the mover's side (the analysing player's own)."""
+    """What the numbers are about: always the mover's side (the analyzing player's own)."""
     whose = "your" if mover == "You" else f"{mover}'s"
     role = f" ({side})" if side else ""
     if binary_outcomes(analysis):

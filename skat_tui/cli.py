@@ -52,7 +52,7 @@ _SEED = _whole_number(0, MAX_SEED)
 def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="skat",
-        description="Skat at the terminal: play against computer opponents, replay and analyse recorded games.",
+        description="Skat at the terminal: play against computer opponents, replay and analyze recorded games.",
     )
     parser.add_argument("--seed", type=_SEED, default=None, help="seed for reproducible deals")
     parser.add_argument("--opponent-left", metavar="SPEC", help="left opponent, e.g. heuristic, mcu:time=2, pimc:simulations=100")

@@ -26,7 +26,7 @@ from textual import events
 
 from engine.game import GameState
 from engine.players.base import Decision, Player
-from engine.service import analyse
+from engine.service import analyze
 
 from .app import SkatApp
 from .persistence import TableSession
@@ -124,7 +124,7 @@ async def measure(west: str, east: str, presses: int, seed: int, idle: bool = Fa
             await pilot.pause(0.05)
         # The second AI: East thinks about its own position at the same time.
         east_state = table.state.copy()
-        with analyse(busy_east, east_state.view(2)):
+        with analyze(busy_east, east_state.view(2)):
             await asyncio.sleep(0.5)  # let both searches get going
             rng = random.Random(seed)
             for _ in range(presses):

@@ -294,7 +294,7 @@ class SearchBidder:
 
     # ------------------------------------------------------------ after the skat
 
-    def analyse_discard(self, view: GameState, declaration: Declaration, discard: Mask,
+    def analyze_discard(self, view: GameState, declaration: Declaration, discard: Mask,
                         worlds: int | None = None) -> ContractAnalysis | None:
         """The discard decision's analysis with ``declaration`` and ``discard`` valued beside the
         bidder's own options on the same worlds (for the game review); None if the rules allow

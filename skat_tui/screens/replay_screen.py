@@ -61,7 +61,7 @@ class ReplayScreen(Screen):
         Binding("v", "cycle_view", "View"),
         Binding("g", "pick_game", "Games", show=False),  # g, d, [ and l: in the ? list, so the footer fits 80 columns
         Binding("d", "toggle_debug", "Debug", show=False),
-        Binding("a", "analyse", "Analyse"),
+        Binding("a", "analyze", "Analyze"),
         Binding("l", "last_trick", "Last trick", show=False),
         Binding("r", "review", "Review"),
         Binding("n", "next_mark(1)", "Next mistake"),
@@ -89,7 +89,7 @@ class ReplayScreen(Screen):
         self.view_index = 0
         self.runner = AIRunner(self)
         """Runs the AI asked for at the current position."""
-        self._analysed_position: tuple[int, int] | None = None
+        self._analyzed_position: tuple[int, int] | None = None
         """(game, move) where the AI was last asked to decide."""
         self._result_toast_game: int | None = None
         """The game whose result toast is showing (End shows it; leaving the end clears it)."""
@@ -118,7 +118,7 @@ class ReplayScreen(Screen):
 
     def refresh_position(self) -> None:
         nav = self.navigator
-        if self._analysed_position != (nav.game_index, nav.position):
+        if self._analyzed_position != (nav.game_index, nav.position):
             self.runner.cancel()  # its answer would be about a position no longer shown
         if self._result_toast_game is not None and (
                 self._result_toast_game != nav.game_index or not nav.state.is_over):
@@ -305,7 +305,7 @@ class ReplayScreen(Screen):
 
     # --- analysis at the current position ----------------------------------
 
-    def action_analyse(self) -> None:
+    def action_analyze(self) -> None:
         """The hint player decides for the seat to move, from that seat's view only."""
         state = self.navigator.state
         if state.is_over or state.to_move is None:
@@ -319,7 +319,7 @@ class ReplayScreen(Screen):
         debug = self.query_one(DebugPanel)
         debug.add_class("visible")
         debug.clear(f"{choice.kind} is thinking for {self.names[seat]}…")
-        self._analysed_position = (self.navigator.game_index, self.navigator.position)
+        self._analyzed_position = (self.navigator.game_index, self.navigator.position)
         self.runner.run(seat, choice.player, state.view(seat), hint.limit(), on_analysis=self.show_analysis,
                         on_decision=self.show_decision, on_failure=self.analysis_failed)
 

@@ -8,7 +8,7 @@ import pytest
 from engine.analysis import Analysis, CardAccumulator
 from engine.game import Deal, GameState
 from engine.players.base import Decision, Player, RandomPlayer
-from engine.service import analyse, play, play_sync
+from engine.service import analyze, play, play_sync
 
 STEPS = 2000
 
@@ -78,7 +78,7 @@ async def test_play_returns_the_decision_of_a_worker_thread():
 
 
 def test_snapshots_stream_while_thinking_and_stop_ends_the_search():
-    with analyse(SlowThinker(), fresh()) as search:
+    with analyze(SlowThinker(), fresh()) as search:
         got = []
         for snapshot in search:
             got.append(snapshot.worlds)
@@ -90,7 +90,7 @@ def test_snapshots_stream_while_thinking_and_stop_ends_the_search():
 
 
 async def test_the_async_form_streams_the_same_way():
-    async with analyse(SlowThinker(), fresh()) as search:
+    async with analyze(SlowThinker(), fresh()) as search:
         got = []
         async for snapshot in search:
             got.append(snapshot.worlds)
@@ -114,7 +114,7 @@ def test_a_slow_consumer_gets_only_the_newest_snapshot(form):
         player.go.set()
         return [snapshot.worlds async for snapshot in search]
 
-    with analyse(player, fresh()) as search:
+    with analyze(player, fresh()) as search:
         got = consume(search) if form == "sync" else asyncio.run(consume_async(search))
     assert got == [50]
     assert search.best.move == fresh().legal_moves()[0]
@@ -122,7 +122,7 @@ def test_a_slow_consumer_gets_only_the_newest_snapshot(form):
 
 def test_leaving_the_block_stops_the_player():
     thinker = SlowThinker()
-    with analyse(thinker, fresh()) as search:
+    with analyze(thinker, fresh()) as search:
         next(iter(search))
     assert thinker.stopped.wait(10)
     assert list(search)[-1].worlds < STEPS  # iterating after the block waits for the last report
@@ -134,7 +134,7 @@ async def test_cancelling_the_consuming_task_stops_the_player():
     first = asyncio.Event()
 
     async def watch():
-        async with analyse(thinker, fresh()) as search:
+        async with analyze(thinker, fresh()) as search:
             async for _ in search:
                 first.set()
 
@@ -149,14 +149,14 @@ async def test_cancelling_the_consuming_task_stops_the_player():
 async def test_a_crashing_player_raises_in_the_caller_not_in_the_thread():
     with pytest.raises(RuntimeError, match="boom"):
         await play(Crashing(), fresh())
-    with analyse(Crashing(), fresh()) as search:
+    with analyze(Crashing(), fresh()) as search:
         assert list(search) == []  # the iteration ends; the error waits in ``best``
     with pytest.raises(RuntimeError, match="boom"):
         search.best
 
 
 def test_misuse_is_refused_with_a_clear_error():
-    search = analyse(Burst(1), fresh())
+    search = analyze(Burst(1), fresh())
     with pytest.raises(RuntimeError, match="enter the search first"):
         next(iter(search))
     with search:
