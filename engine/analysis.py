@@ -41,7 +41,8 @@ class Analysis:
     legal: tuple[Card, ...]
     cards: tuple[CardStats, ...]
     chosen: Card | None
-    worlds: int
+    simulations: int
+    """Worlds valued so far (each one a simulation for every legal card)."""
     elapsed: float
     """Wall seconds used so far."""
     limit: Limit | None

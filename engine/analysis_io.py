@@ -12,7 +12,7 @@ def analysis_to_dict(analysis: Analysis | None) -> dict:
         "player": analysis.player,
         "legal": [str(c) for c in analysis.legal],
         "chosen": str(analysis.chosen) if analysis.chosen is not None else None,
-        "worlds": analysis.worlds,
+        "simulations": analysis.simulations,
         "elapsed": round(analysis.elapsed, 4),
         "limit": {"time": analysis.limit.time, "simulations": analysis.limit.simulations} if analysis.limit else None,
         "null_game": analysis.null_game,

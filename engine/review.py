@@ -381,7 +381,7 @@ def review_decision(state: GameState, move_index: int, chosen: Card, player_kind
     if not forced:
         player = make_player(f"{player_kind}:threads={threads}", decision_seed(seed, record_id, move_index))
         analysis = player.choose_card(state.view(seat), limit, None, None).analysis
-        worlds = analysis.worlds
+        worlds = analysis.simulations
         view_stats = {s.card: s for s in analysis.cards}
     values = []
     for card in legal:

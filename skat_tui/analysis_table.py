@@ -74,7 +74,7 @@ def describe_analysis(analysis: Analysis, seat_name: str, german: bool = False) 
     limit = f" of {analysis.limit}" if analysis.limit else ""
     chosen = f" · chose {analysis.chosen.unicode(german)}" if analysis.final and analysis.chosen is not None else ""
     note = f" · {analysis.note}" if analysis.note else ""
-    return (f"{seat_name} ({analysis.player}, {state}): {analysis.worlds} worlds, "
+    return (f"{seat_name} ({analysis.player}, {state}): {analysis.simulations} worlds, "
             f"{analysis.elapsed:.1f} s{limit}{chosen}{note}")
 
 
@@ -128,5 +128,5 @@ def analysis_report(record, state, analysis: Analysis, trick: int, card: int, ge
     note = f" · {analysis.note}" if analysis.note else ""
     evaluated = f", evaluation {evaluation}" if evaluation else ""
     player = analysis.player.partition(":")[0].upper()  # "mcu:eval=step": the parameters are shown apart
-    lines.append(Text(f"{player}: {analysis.worlds} worlds{limit}{evaluated}{chosen}{note}", style="bold"))
+    lines.append(Text(f"{player}: {analysis.simulations} worlds{limit}{evaluated}{chosen}{note}", style="bold"))
     return Group(*lines, analysis_table(analysis, german))

@@ -42,7 +42,7 @@ def test_analyze_is_reproducible_under_a_seed():
     assert first.returncode == 0, first.stderr
     assert first.stdout == second.stdout
     data = json.loads(first.stdout)
-    assert data["worlds"] == 40 and data["chosen"] in data["legal"]
+    assert data["simulations"] == 40 and data["chosen"] in data["legal"]
     assert set(data["cards"]) == set(data["legal"])
 
 

@@ -104,3 +104,4 @@ def test_the_domain_modules_import_each_other_without_a_cycle():
     for start in sorted(domain):
         visit(start, [start], {start})
     assert cycles == []
+

@@ -136,7 +136,8 @@ class HandEvaluation:
     """Per world: value, won, points, schneider of each skat option played out."""
 
     @property
-    def worlds(self) -> int:
+    def simulations(self) -> int:
+        """The worlds valued."""
         return len(self.skat_options)
 
     def skat_outcomes(self, bid: int) -> Outcomes:
@@ -154,7 +155,7 @@ class HandEvaluation:
 
     def skat_scores(self, bid: int) -> np.ndarray:
         """Per world, the score of the skat path at ``bid``, judging overbids per chosen game."""
-        scores = np.empty(self.worlds)
+        scores = np.empty(self.simulations)
         for i, (options, results) in enumerate(zip(self.skat_options, self.skat_results)):
             decl = hand_eval.choose_best(options, bid).declaration
             v, w, p, s = results[decl]
@@ -174,10 +175,11 @@ class HandEvaluation:
 class SearchBidder:
     """The search-based decisions before the card play, for MCU and PIMC."""
 
-    def __init__(self, worlds: int = 100, seed: int | None = None, risk: float = 0.0, informed: bool = True) -> None:
-        if worlds < 1:
-            raise ValueError("the search bidder needs at least one world")
-        self.worlds = worlds
+    def __init__(self, simulations: int = 100, seed: int | None = None, risk: float = 0.0,
+                 informed: bool = True) -> None:
+        if simulations < 1:
+            raise ValueError("the search bidder needs at least one simulation")
+        self.simulations = simulations
         self.risk = risk
         self.informed = informed
         self.rng = random.Random(seed)
@@ -192,8 +194,8 @@ class SearchBidder:
 
     # ------------------------------------------------------------ moves
 
-    def choose(self, view: GameState, worlds: int | None = None, stop: threading.Event | None = None):
-        worlds = worlds or self.worlds
+    def choose(self, view: GameState, simulations: int | None = None, stop: threading.Event | None = None):
+        worlds = simulations or self.simulations
         if view.phase == Phase.BIDDING:
             return self._bidding_move(view, worlds, stop)
         if view.phase == Phase.SKAT:
@@ -290,7 +292,7 @@ class SearchBidder:
                                                    float(outcome.scores(bid).mean()),
                                                    outcome.declaration == chosen_hand))
         seat = view.declarer if view.phase == Phase.SKAT else view.to_move
-        return ContractAnalysis(view.phase.value, seat, bid, evaluation.worlds, tuple(candidates), limit)
+        return ContractAnalysis(view.phase.value, seat, bid, evaluation.simulations, tuple(candidates), limit)
 
     # ------------------------------------------------------------ after the skat
 

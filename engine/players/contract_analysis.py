@@ -24,7 +24,7 @@ HISTOGRAM_EDGES = (0, 31, 61, 90, 121)
 class ContractCandidate:
     game: str
     discard: Mask | None
-    worlds: int
+    simulations: int
     win_share: float
     schneider_share: float
     expected: float
@@ -40,7 +40,7 @@ class ContractCandidate:
                    tuple(int(c) for c in counts), chosen)
 
     def to_json(self) -> dict:
-        out = {"game": self.game, "worlds": self.worlds, "win_share": round(self.win_share, 4),
+        out = {"game": self.game, "simulations": self.simulations, "win_share": round(self.win_share, 4),
                "schneider_share": round(self.schneider_share, 4), "expected": round(self.expected, 2),
                "histogram": list(self.histogram), "chosen": self.chosen}
         if self.discard is not None:
@@ -53,7 +53,7 @@ class ContractAnalysis:
     phase: str
     seat: int
     bid: int
-    worlds: int
+    simulations: int
     candidates: tuple[ContractCandidate, ...]
     bid_limit: int | None
     """In bidding: the highest bid the bidder goes to (0: pass)."""
@@ -63,7 +63,7 @@ class ContractAnalysis:
         return next((c for c in self.candidates if c.chosen), None)
 
     def to_json(self) -> dict:
-        out = {"phase": self.phase, "seat": self.seat, "bid": self.bid, "worlds": self.worlds,
+        out = {"phase": self.phase, "seat": self.seat, "bid": self.bid, "simulations": self.simulations,
                "candidates": [c.to_json() for c in self.candidates]}
         if self.bid_limit is not None:
             out["bid_limit"] = self.bid_limit

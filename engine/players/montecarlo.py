@@ -157,7 +157,7 @@ class MonteCarloPlayer(Player):
         params = dict(params)
         kwargs: dict = {}
         time_budget = params.pop("time", None)
-        sims = params.pop("simulations", params.pop("worlds", None))
+        sims = params.pop("simulations", None)
         if time_budget is not None or sims is not None:
             kwargs["limit"] = Limit(
                 time=seconds_param("time", time_budget) if time_budget is not None else None,

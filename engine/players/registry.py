@@ -14,6 +14,8 @@ PLAYER_KINDS = ("random", "heuristic", "mcu", "pimc")
 """Every kind of player a spec may name."""
 OPPONENT_KINDS = ("heuristic", "mcu", "pimc")
 """The kinds the table seats and offers in its settings (random is for tests and baselines)."""
+PARAMETER_ALIASES = {"worlds": "simulations"}
+"""Older names of parameters, still read: a spec says ``simulations`` for the worlds a move values."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,8 @@ def parse_spec(text: str) -> PlayerSpec:
         key, eq, value = part.partition("=")
         if not eq or not key or not value:
             raise ValueError(f"bad parameter {part!r} in {text!r} (expected key=value)")
-        params[key.strip().lower()] = value.strip()
+        key = key.strip().lower()
+        params[PARAMETER_ALIASES.get(key, key)] = value.strip()
     return PlayerSpec(kind, params, text)
 
 

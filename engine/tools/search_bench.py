@@ -126,7 +126,7 @@ def _rate(make_player, positions, limit: Limit) -> tuple[float, float]:
         start = time.perf_counter()
         decision = player.choose(state.view(state.to_move), limit)
         elapsed += time.perf_counter() - start
-        worlds += decision.analysis.worlds
+        worlds += decision.analysis.simulations
     return worlds / elapsed, elapsed / len(positions)
 
 

@@ -344,7 +344,7 @@ class TableScreen(Screen):
                                                  mover=self.names[seat], side=side, place_names=tuple(self.names))
 
     def opponent_analysis(self, seat: int, analysis: Analysis) -> None:
-        self._simulations = analysis.worlds
+        self._simulations = analysis.simulations
         self.show_analysis(seat, self.names[seat], analysis)
 
     def opponent_decided(self, seat: int, decision: Decision) -> None:

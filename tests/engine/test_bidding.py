@@ -80,7 +80,7 @@ def test_the_analysis_lists_every_candidate_with_its_statistics_and_marks_one():
                      "null hand", "null hand ouvert"]
     assert sum(c["chosen"] for c in data["candidates"]) == 1
     for c in data["candidates"]:
-        assert c["worlds"] == 20 and sum(c["histogram"]) == 20
+        assert c["simulations"] == 20 and sum(c["histogram"]) == 20
         assert 0 <= c["win_share"] <= 1 and 0 <= c["schneider_share"] <= 1
     assert data["bid_limit"] >= 96
 

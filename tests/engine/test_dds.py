@@ -480,7 +480,7 @@ def test_pimc_obeys_stop_and_deadline_during_long_solves(threads):
     start = time.perf_counter()
     decision = player.choose(view, Limit(time=0.5))
     assert time.perf_counter() - start < 1.5
-    assert decision.analysis.worlds > 0
+    assert decision.analysis.simulations > 0
 
 
 def test_stored_null_suit_table_is_the_built_one():

@@ -75,7 +75,7 @@ def test_analysis_covers_every_legal_card(make, suit_position):
     assert decision.move == Play(a.chosen) and a.final
     assert [s.card for s in a.cards] == list(a.legal)
     for s in a.cards:
-        assert s.simulations == a.worlds
+        assert s.simulations == a.simulations
         assert sum(s.histogram) == s.simulations
         assert 0 <= s.win_share <= 1 and s.std >= 0
     best = max(s.evaluation for s in a.cards)
@@ -85,13 +85,13 @@ def test_analysis_covers_every_legal_card(make, suit_position):
 def test_mcu_repetitions_multiply_the_samples_per_world(suit_position):
     view = suit_position.view(suit_position.to_move)
     a = mcu(sims=10, reps=3).choose(view).analysis
-    assert a.worlds == 10 and all(s.simulations == 30 for s in a.cards)
+    assert a.simulations == 10 and all(s.simulations == 30 for s in a.cards)
 
 
 def test_a_forced_card_is_played_at_once():
     state = play_until(3, 9, 0, choices=1)  # the last trick: one card each
     decision = mcu().choose(state.view(state.to_move))
-    assert decision.analysis.note == "forced card" and decision.analysis.worlds == 0
+    assert decision.analysis.note == "forced card" and decision.analysis.simulations == 0
     assert decision.move in state.legal_moves()
 
 
@@ -132,7 +132,7 @@ def test_time_budget_ends_the_search(suit_position):
     start = time.perf_counter()
     decision = MCUPlayer(Limit(time=0.3), seed=1).choose(view)
     assert time.perf_counter() - start < 3  # loose: the bench measures the real overrun
-    assert decision.analysis.worlds > 0
+    assert decision.analysis.simulations > 0
 
 
 def test_bidding_and_skat_are_the_heuristic_players():

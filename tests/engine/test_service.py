@@ -81,7 +81,7 @@ def test_snapshots_stream_while_thinking_and_stop_ends_the_search():
     with analyze(SlowThinker(), fresh()) as search:
         got = []
         for snapshot in search:
-            got.append(snapshot.worlds)
+            got.append(snapshot.simulations)
             if len(got) == 3:
                 search.stop()
     assert len(got) >= 3 and got == sorted(got) and len(set(got)) == len(got)
@@ -93,7 +93,7 @@ async def test_the_async_form_streams_the_same_way():
     async with analyze(SlowThinker(), fresh()) as search:
         got = []
         async for snapshot in search:
-            got.append(snapshot.worlds)
+            got.append(snapshot.simulations)
             if len(got) == 3:
                 search.stop()
     assert len(got) >= 3 and got == sorted(got) and got[-1] < STEPS
@@ -107,12 +107,12 @@ def test_a_slow_consumer_gets_only_the_newest_snapshot(form):
     def consume(search):
         assert player.reported.wait(10)
         player.go.set()  # decides while nobody looks: the 49 older snapshots are gone
-        return [snapshot.worlds for snapshot in search]
+        return [snapshot.simulations for snapshot in search]
 
     async def consume_async(search):
         assert await asyncio.to_thread(player.reported.wait, 10)
         player.go.set()
-        return [snapshot.worlds async for snapshot in search]
+        return [snapshot.simulations async for snapshot in search]
 
     with analyze(player, fresh()) as search:
         got = consume(search) if form == "sync" else asyncio.run(consume_async(search))
@@ -125,7 +125,7 @@ def test_leaving_the_block_stops_the_player():
     with analyze(thinker, fresh()) as search:
         next(iter(search))
     assert thinker.stopped.wait(10)
-    assert list(search)[-1].worlds < STEPS  # iterating after the block waits for the last report
+    assert list(search)[-1].simulations < STEPS  # iterating after the block waits for the last report
     assert search.best.move == fresh().legal_moves()[-1]
 
 

@@ -62,9 +62,9 @@ async def test_debug_panel_updates_live_while_ai_thinks(fast_settings):
         screen, panel = await grand_with_the_panel_open(app, pilot)
         assert panel.has_class("visible")
         await pilot.press("1")  # lead; West (the thinking AI) is next
-        await wait_until(pilot, lambda: panel.analysis is not None and panel.analysis.worlds >= 3)
+        await wait_until(pilot, lambda: panel.analysis is not None and panel.analysis.simulations >= 3)
         assert screen.thinking_seat is not None  # still thinking: the rows are live
-        first_worlds = panel.analysis.worlds
+        first_worlds = panel.analysis.simulations
         rows = panel.plain().splitlines()
         legal = panel.analysis.legal
         assert len(rows) == 2 + len(legal)
@@ -72,7 +72,7 @@ async def test_debug_panel_updates_live_while_ai_thinks(fast_settings):
         assert rows[1] == "card points of West's side (defenders)"  # you declared grand
         assert all(any(b in row for b in "▁▂▃▄▅▆▇█") for row in rows[2:])
         await wait_until(pilot, lambda: "thinking" in screen.query_one("#seat-west", SeatPanel).plain())
-        await wait_until(pilot, lambda: panel.analysis.worlds > first_worlds)
+        await wait_until(pilot, lambda: panel.analysis.simulations > first_worlds)
         # The table stays usable while the AI thinks.
         await pilot.press("t")
         await pilot.press("escape")
@@ -120,10 +120,10 @@ async def test_debug_panel_fills_while_a_real_mcu_thinks(fast_settings):
         # streaming search keeps the app busy until it ends.
         screen.choose_card(hand[lead])
         await wait_until(pilot, lambda: panel.analysis is not None and not panel.analysis.final)
-        live_worlds = panel.analysis.worlds
+        live_worlds = panel.analysis.simulations
         assert live_worlds > 0 and "thinking" in panel.plain().splitlines()[0]
         await wait_until(pilot, lambda: panel.analysis is not None and panel.analysis.final)
-        assert panel.analysis.worlds > live_worlds
+        assert panel.analysis.simulations > live_worlds
         lines = panel.plain().splitlines()
         assert "West" in lines[0] and "chose" in lines[0]
         assert len(lines) == 2 + len(panel.analysis.legal)
