@@ -59,6 +59,14 @@ class SolverContext:
         self.out_cards = np.zeros(12, np.int64)
         self.out_values = np.zeros(12, np.int64)
 
+    def load_trick(self, cards) -> np.ndarray:
+        """The context's trick array holding ``cards`` (the current trick, up to two
+        cards), zeros after them: the core entry points' ``trick`` argument."""
+        self.trick[:] = 0
+        for i, card in enumerate(cards):
+            self.trick[i] = card
+        return self.trick
+
     @property
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(tt, meta, stack, moves): the trailing arguments of the core entry points."""

@@ -23,6 +23,8 @@ from .playout import PublicPosition, playout_cards
 class MCUPlayer(MonteCarloPlayer):
     name = "mcu"
     core_parts = (warmup.HEURISTIC, warmup.PLAYOUTS)  # no solver
+    kind_label = "MCU"
+    own_params = {"reps": lambda text: whole_number_param("reps", text, 1, 10_000)}
 
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
                  threads: int = 1, seed: int | None = None, reps: int = 1, batch_worlds: int = 16,
@@ -32,16 +34,6 @@ class MCUPlayer(MonteCarloPlayer):
         if reps < 1:
             raise ValueError("reps must be at least 1")
         self.reps = reps
-
-    @classmethod
-    def from_params(cls, params: dict[str, str], seed: int | None = None) -> MCUPlayer:
-        kwargs, rest = cls.common_params(params)
-        if "reps" in rest:
-            kwargs["reps"] = whole_number_param("reps", rest.pop("reps"), 1, 10_000)
-        if rest:
-            raise ValueError(f"unknown MCU parameter(s): {', '.join(rest)} "
-                             "(expected time, simulations, eval, reps, sampler, threads, bidding, near)")
-        return cls(seed=seed, **kwargs)
 
     def prepare(self, view, legal):
         return (view, PublicPosition.from_view(view), mask_of(legal), view.to_move == view.declarer)

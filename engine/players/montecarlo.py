@@ -76,6 +76,8 @@ class BatchOutcome:
 MAX_SIMULATIONS = 10_000_000
 MAX_THREADS = 256
 MAX_SECONDS = 86_400.0
+COMMON_PARAMS = ("time", "simulations", "eval", "sampler", "threads", "bidding", "near")
+"""The spec parameters every Monte Carlo player reads."""
 """Upper bounds of spec parameters: beyond them a number is a typo, not a budget."""
 
 
@@ -151,6 +153,22 @@ class MonteCarloPlayer(Player):
         self.bidder = SearchBidder(self.limit.simulations or 100, seed, informed=informed) if bidding == "search" else None
 
     # ------------------------------------------------------------ parameters
+
+    kind_label = "Monte Carlo"
+    own_params: dict = {}
+    """A kind's parameters beyond the common ones: name -> reader of its text."""
+
+    @classmethod
+    def from_params(cls, params: dict[str, str], seed: int | None = None):
+        """The player of a spec's parameters; an unknown one is refused with the list expected."""
+        kwargs, rest = cls.common_params(params)
+        for name, read in cls.own_params.items():
+            if name in rest:
+                kwargs[name] = read(rest.pop(name))
+        if rest:
+            expected = ", ".join(COMMON_PARAMS + tuple(cls.own_params))
+            raise ValueError(f"unknown {cls.kind_label} parameter(s): {', '.join(rest)} (expected {expected})")
+        return cls(seed=seed, **kwargs)
 
     @classmethod
     def common_params(cls, params: dict[str, str]) -> dict:

@@ -43,6 +43,8 @@ threads against 2,195 / 3,188 with 2**19; exact per card and bid games within no
 
 class PIMCPlayer(MonteCarloPlayer):
     name = "pimc"
+    kind_label = "PIMC"
+    own_params = {"tiebreak": str, "margin": lambda text: number_param("margin", text, 0, 1000)}
 
     TIE_BREAKS = ("playout", "random")
 
@@ -72,18 +74,6 @@ class PIMCPlayer(MonteCarloPlayer):
         # answer for a world is always the same, so a repeat is not solved again.
         self._solved: dict[tuple, np.ndarray] = {}
         self._solved_lock = threading.Lock()
-
-    @classmethod
-    def from_params(cls, params: dict[str, str], seed: int | None = None) -> PIMCPlayer:
-        kwargs, rest = cls.common_params(params)
-        if "tiebreak" in rest:
-            kwargs["tiebreak"] = rest.pop("tiebreak")
-        if "margin" in rest:
-            kwargs["margin"] = number_param("margin", rest.pop("margin"), 0, 1000)
-        if rest:
-            raise ValueError(f"unknown PIMC parameter(s): {', '.join(rest)} "
-                             "(expected time, simulations, eval, sampler, threads, tiebreak, margin, bidding, near)")
-        return cls(seed=seed, **kwargs)
 
     def _acquire_context(self) -> SolverContext:
         with self._contexts_lock:

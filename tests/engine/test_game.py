@@ -8,21 +8,7 @@ from engine.game import (
 from engine.record import GameRecord, format_record, parse_record
 from engine.rules import FOREHAND, MIDDLEHAND, REARHAND, GameType, follow_mask
 from engine.scoring import Declaration
-
-
-def cs(text):
-    return CardSet.from_str(text).mask
-
-
-# forehand: all jacks and clubs; middlehand: spades and hearts; rearhand: the rest
-DEAL = Deal(
-    (
-        cs("CJ.SJ.HJ.DJ.CA.CT.CK.CQ.C9.C8"),
-        cs("SA.ST.SK.SQ.S9.S8.S7.HA.HT.HK"),
-        cs("HQ.H9.H8.H7.DA.DT.DK.DQ.D9.D8"),
-    ),
-    cs("C7.D7"),
-)
+from example_deal import DEAL, cs
 
 
 def state_after(*moves):

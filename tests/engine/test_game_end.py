@@ -2,32 +2,11 @@
 
 import json
 
-from engine.cards import CardSet
-from engine.game import Deal, GameState, Leave, Outcome, Resign
+from engine.game import Leave, Outcome, Resign
 from engine.record import GameRecord, summary
 from engine.rules import FOREHAND, MIDDLEHAND
 from engine.scoring import GameEnd
-
-
-def cs(text):
-    return CardSet.from_str(text).mask
-
-
-DEAL = Deal(
-    (
-        cs("CJ.SJ.HJ.DJ.CA.CT.CK.CQ.C9.C8"),
-        cs("SA.ST.SK.SQ.S9.S8.S7.HA.HT.HK"),
-        cs("HQ.H9.H8.H7.DA.DT.DK.DQ.D9.D8"),
-    ),
-    cs("C7.D7"),
-)
-
-
-def after(*tokens):
-    state = GameState.new(DEAL)
-    for text in tokens:
-        state.push(state.parse_iss(text))
-    return state
+from example_deal import after_iss as after
 
 
 def test_a_game_in_progress_has_no_outcome():

@@ -2,48 +2,29 @@
 
 import pytest
 
-from engine.cards import Card, CardSet
+from engine.cards import Card
 from engine.game import (
     Bid, Deal, Declare, Discard, GameState, Hold, Leave, Pass, PickUp, Play, Resign, ShowCards,
 )
 from engine.players.heuristic import HeuristicPlayer
 from engine.scoring import Declaration
-
-
-def cs(text):
-    return CardSet.from_str(text).mask
-
-
-DEAL = Deal(
-    (
-        cs("CJ.SJ.HJ.DJ.CA.CT.CK.CQ.C9.C8"),
-        cs("SA.ST.SK.SQ.S9.S8.S7.HA.HT.HK"),
-        cs("HQ.H9.H8.H7.DA.DT.DK.DQ.D9.D8"),
-    ),
-    cs("C7.D7"),
-)
-
-
-def play_tokens(state, *tokens):
-    for text in tokens:
-        state.push(state.parse_iss(text))
-    return state
+from example_deal import DEAL, after_iss, cs
 
 
 def test_each_phase_reads_its_own_notation():
-    state = GameState.new(DEAL)
+    state = after_iss()
     assert state.parse_iss("18") == Bid(18)
     assert state.parse_iss("p") == Pass()
-    play_tokens(state, "18")
+    after_iss("18", state=state)
     assert state.parse_iss("y") == Hold()
-    play_tokens(state, "p", "p")
+    after_iss("p", "p", state=state)
     assert state.parse_iss("s") == PickUp()
     assert state.parse_iss("GH") == Declare(Declaration.from_iss("GH"))
-    play_tokens(state, "s")
+    after_iss("s", state=state)
     assert state.parse_iss("C7.D7") == Discard(cs("C7.D7"))
-    play_tokens(state, "C7.D7")
+    after_iss("C7.D7", state=state)
     assert state.parse_iss("G") == Declare(Declaration.from_iss("G"))
-    play_tokens(state, "G")
+    after_iss("G", state=state)
     assert state.parse_iss("CJ") == Play(Card.from_str("CJ"))
     assert state.parse_iss("RE") == Resign(state.to_move)
     assert state.parse_iss("SC", 2) == ShowCards(2)
@@ -60,7 +41,7 @@ def test_bad_notation_is_refused_with_what_was_expected(text, problem):
 
 
 def test_a_card_in_the_bidding_and_a_bid_in_play_are_not_moves_there():
-    state = play_tokens(GameState.new(DEAL), "18", "p", "p", "s", "C7.D7", "G")
+    state = after_iss("18", "p", "p", "s", "C7.D7", "G")
     with pytest.raises(ValueError, match="not a card"):
         state.parse_iss("18")
 
@@ -81,7 +62,7 @@ def test_a_game_replayed_from_its_notation_is_the_same_game(seed):
 
 
 def test_an_ouvert_declaration_reads_back_with_the_shown_hand_filled_in():
-    state = play_tokens(GameState.new(DEAL), "18", "p", "p")
+    state = after_iss("18", "p", "p")
     state.push(state.parse_iss("GO"))
     declared = state.moves[-1][1]
     assert declared.revealed == DEAL.hands[1] and declared.declaration.ouvert
