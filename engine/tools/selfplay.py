@@ -14,7 +14,6 @@ player type the games declared, won, lost and the Seeger-Fabian total.
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 import random
 import sys
@@ -29,6 +28,7 @@ from ..players.base import Player, RandomPlayer
 from ..players.heuristic import HeuristicPlayer
 from ..rules import GameType
 from ..series import play_game
+from ..tournament import arrangements
 
 
 @dataclass
@@ -81,11 +81,6 @@ class SeriesStats:
         return "\n".join(lines)
 
 
-def arrangements(type_names: tuple[str, str, str]) -> list[tuple[str, str, str]]:
-    """Every distinct assignment of the player types to the three seats."""
-    return sorted(set(itertools.permutations(type_names)))
-
-
 def run_series(deals: int, seed: int, opponents: str = "heuristic") -> SeriesStats:
     """Heuristic vs two ``opponents`` (heuristic or random) over ``deals`` deals."""
     names = ("heuristic", opponents, opponents)
@@ -103,7 +98,8 @@ def run_series(deals: int, seed: int, opponents: str = "heuristic") -> SeriesSta
         stats.types.setdefault(name, TypeTotals(name))
     rng = random.Random(seed)
     start = time.perf_counter()
-    layouts = arrangements(names)
+    distinct = list(dict.fromkeys(names))
+    layouts = [tuple(distinct[i] for i in seating) for seating in arrangements(names)]
     for _ in range(deals):
         deal = Deal.shuffled(rng)
         stats.deals += 1
