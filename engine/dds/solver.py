@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.cards import Card
 from engine.rules import GameType
 
 from . import core
@@ -158,8 +159,8 @@ class Position:
 @dataclass(frozen=True)
 class SolveResult:
     value: int  # suit/grand: declarer's final card points; null: 1 win / 0 loss; threshold queries: 1/0
-    per_card: dict[int, int] = field(default_factory=dict)  # value after each legal card of the player to move
-    best_card: int = -1
+    per_card: dict[Card, int] = field(default_factory=dict)  # value after each legal card of the player to move
+    best_card: Card | None = None
     nodes: int = 0
     ms: float = 0.0
 
@@ -177,8 +178,9 @@ def _run(pos: Position, threshold: int, per_card: bool, ctx: SolverContext | Non
     ms = (time.perf_counter() - start) * 1000.0
     if value == core.ABORTED:
         raise SolveAborted(f"solve aborted after {ctx.nodes - nodes_before} nodes")
-    cards = {int(ctx.out_cards[i]): int(ctx.out_values[i]) for i in range(count)} if per_card else {}
-    return SolveResult(value=int(value), per_card=cards, best_card=int(best), nodes=ctx.nodes - nodes_before, ms=ms)
+    cards = {Card(int(ctx.out_cards[i])): int(ctx.out_values[i]) for i in range(count)} if per_card else {}
+    return SolveResult(value=int(value), per_card=cards, best_card=Card(int(best)) if best >= 0 else None,
+                       nodes=ctx.nodes - nodes_before, ms=ms)
 
 
 def solve(pos: Position, per_card: bool = True, ctx: SolverContext | None = None) -> SolveResult:
