@@ -87,7 +87,7 @@ class MoveSearch:
 
     def _think(self) -> None:
         # No wait for a background warm-up here: until the core is ready the
-        # players make simple moves that need no compiler (engine.tools.warmup.pending).
+        # players make simple moves that need no compiler (engine.players.readiness.pending).
         try:
             decision = self.player.choose(self.view, self.limit, stop=self._stop, report=self._report)
             if decision.analysis is not None:

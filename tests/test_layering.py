@@ -84,6 +84,14 @@ def _engine_imports(path: Path) -> set[str]:
     return {m for m in found if m.split(".")[0] == "engine"}
 
 
+def test_the_domain_never_imports_its_tools():
+    """Tools (benchmarks, fitting, the warm-up) use the domain, never the other way round."""
+    offenders = [f"{name} imports {target}" for name, path in sorted(
+        (_module_name(p), p) for p in ENGINE.rglob("*.py") if "tools" not in p.relative_to(ENGINE).parts)
+        for target in sorted(_engine_imports(path)) if target.startswith("engine.tools")]
+    assert offenders == []
+
+
 def test_the_domain_modules_import_each_other_without_a_cycle():
     """Tools (engine.tools) may use the whole domain; among the domain's own modules no
     import, not even one inside a function, leads back to where it started.  A package's

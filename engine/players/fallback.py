@@ -1,7 +1,7 @@
 """The simple card play used while the numba core is still compiling.
 
 On a new machine the core compiles for about two minutes (see
-``engine.tools.warmup``).  Until the heuristic core is ready, the heuristic player
+``engine.players.readiness``).  Until the heuristic core is ready, the heuristic player
 (and the Monte Carlo players, until their searches are ready) play the card
 this module picks.  It is deliberately a small rule of thumb, not a copy of
 the heuristic policy in ``heuristic_core``: the rules come from the engine

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp, Play
 from ..scoring import Declaration
-from ..tools import warmup
+from . import readiness
 from . import hand_eval
 from . import heuristic_core as core
 from .base import Decision, Player
@@ -104,7 +104,7 @@ class HeuristicPlayer(Player):
 
     def choose_card_noting(self, view: GameState) -> tuple[int, str]:
         """The card, and a note when it is the simple fallback's (the core is still compiling)."""
-        if warmup.pending(warmup.HEURISTIC):
+        if readiness.pending(readiness.HEURISTIC):
             return simple_card(view), FALLBACK_NOTE
         return self.core_card(view), ""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tools import warmup
+from . import readiness
 from ..cards import mask_of
 from ..evaluation import Evaluation
 from ..limits import Limit
@@ -22,7 +22,7 @@ from .playout import PublicPosition, playout_cards
 
 class MCUPlayer(MonteCarloPlayer):
     name = "mcu"
-    core_parts = (warmup.HEURISTIC, warmup.PLAYOUTS)  # no solver
+    core_parts = (readiness.HEURISTIC, readiness.PLAYOUTS)  # no solver
     kind_label = "MCU"
     own_params = {"reps": lambda text: whole_number_param("reps", text, 1, 10_000)}
 

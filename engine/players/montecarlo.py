@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..tools import warmup
+from . import readiness
 from ..analysis import Analysis, CardAccumulator
 from ..calibration import wall_seconds
 from ..cards import CARD_POINTS, Card, cards_of
@@ -203,13 +203,13 @@ class MonteCarloPlayer(Player):
 
     # ------------------------------------------------------------ deciding
 
-    core_parts: tuple[str, ...] = warmup.PARTS
-    """The parts of the fast core (``engine.tools.warmup``) this player's card play needs."""
+    core_parts: tuple[str, ...] = readiness.PARTS
+    """The parts of the fast core (``engine.players.readiness``) this player's card play needs."""
 
     def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
         if view.phase != Phase.PLAY:
             return self.choose_before_play(view, limit, stop=stop, report=report)
-        if warmup.pending(*self.core_parts):
+        if readiness.pending(*self.core_parts):
             # the search would wait for the compiler: a simple card now instead (said so in its analysis)
             card = simple_card(view)
             return Decision(Play(card), fallback_analysis(self.name, view, card))

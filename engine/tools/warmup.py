@@ -3,10 +3,8 @@
 The first call of a numba function compiles it: on a new machine the whole
 core takes about two minutes.  The table calls ``warm_up_in_background()`` at
 start-up; until a part is ready, the players that need it make simple moves
-that need no compiler (see ``pending``) instead of waiting, so the game starts
-at once.  The parts are compiled in the order of ``PARTS``: the heuristic
-card play first (the cheapest, and the one every opponent's fallback and
-playout needs), then the Monte Carlo playouts, then the solver.  With a warm
+that need no compiler (``engine.players.readiness``) instead of waiting, so the
+game starts at once.  The parts are compiled in the order of ``PARTS``.  With a warm
 cache (``NUMBA_CACHE_DIR`` or ``__pycache__`` beside the modules) all of it
 loads in about a second.
 """
@@ -17,10 +15,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-HEURISTIC = "heuristic card play"
-PLAYOUTS = "Monte Carlo playouts"
-SOLVER = "solver"
-PARTS = (HEURISTIC, PLAYOUTS, SOLVER)
+from ..players import readiness
+from ..players.readiness import HEURISTIC, PARTS, PLAYOUTS, SOLVER
 
 
 def _warm_heuristic() -> None:
@@ -80,7 +76,6 @@ _WARM_UP = {HEURISTIC: _warm_heuristic, PLAYOUTS: _warm_playouts, SOLVER: _warm_
 
 _done = threading.Event()
 _lock = threading.Lock()
-_ready: set[str] = set()
 _current: str | None = None
 _seconds: dict[str, float] = {}
 
@@ -94,15 +89,15 @@ def warm_up(*parts: str) -> float:
         if _done.is_set():
             return 0.0
         for part in PARTS:
-            if part in _ready or (parts and part not in parts):
+            if readiness.is_ready(part) or (parts and part not in parts):
                 continue
             _current = part
             part_start = time.perf_counter()
             _WARM_UP[part]()
             _seconds[part] = time.perf_counter() - part_start
-            _ready.add(part)
+            readiness.mark_ready(part)
         _current = None
-        if _ready.issuperset(PARTS):
+        if all(readiness.is_ready(p) for p in PARTS):
             _done.set()
     return time.perf_counter() - start
 
@@ -130,32 +125,22 @@ class WarmUpStatus:
 
 def status() -> WarmUpStatus:
     started = _background_started
+    running = readiness.background_running()
     return WarmUpStatus(
-        running=_background.is_set(),
-        ready=tuple(p for p in PARTS if p in _ready),
-        current=_current if _background.is_set() else None,
+        running=running,
+        ready=tuple(p for p in PARTS if readiness.is_ready(p)),
+        current=_current if running else None,
         failure=background_failure,
         seconds=(time.perf_counter() - started) if started is not None else 0.0,
     )
 
 
-def pending(*parts: str) -> bool:
-    """True while a background warm-up is still compiling any of ``parts`` (all parts
-    when none are named).  A caller then makes a move that needs no compiler: compiling
-    itself would wait behind the warm-up's hold on numba's compiler.  After a failed
-    warm-up nothing is pending any more, and the core compiles on first use."""
-    if not _background.is_set():
-        return False
-    return any(p not in _ready for p in (parts or PARTS))
-
-
-_background = threading.Event()  # a background warm-up is running
 _background_started: float | None = None
 
 
 def warm_up_in_background() -> threading.Thread:
     global _background_started
-    _background.set()
+    readiness.background_started()
     _background_started = time.perf_counter()
     thread = threading.Thread(target=_background_warm_up, name="warm-up", daemon=True)
     thread.start()
@@ -173,7 +158,7 @@ def _background_warm_up() -> None:
     except Exception as exc:  # kept for the UI, not raised: a failed warm-up must not take the app down
         background_failure = exc
     finally:
-        _background.clear()  # finished or failed: nothing is pending any more
+        readiness.background_ended()
 
 
 if __name__ == "__main__":

@@ -263,7 +263,7 @@ class ReplayScreen(Screen):
     def review_game(self, record: Any) -> None:
         from engine.limits import Limit
         from engine.review import ReviewStopped, review_record
-        from engine.tools.warmup import pending
+        from engine.players.readiness import pending
         from engine.tournament import default_workers
 
         def progress(done: int, total: int) -> None:

@@ -9,16 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from engine.tools import warmup
 from engine.cards import CARD_POINTS, Card, mask_of
 from engine.game import Deal, GameState, Phase, Play
 from engine.limits import Limit
+from engine.players import readiness
 from engine.players.fallback import FALLBACK_NOTE, simple_card
 from engine.players.heuristic import HeuristicPlayer
 from engine.players.mcu import MCUPlayer
 from engine.players.pimc import PIMCPlayer
 from engine.rules import GameType, trick_winner
 from engine.scoring import Declaration
+from engine.tools import warmup
 
 
 @pytest.fixture
@@ -26,8 +27,8 @@ def core_compiling(monkeypatch):
     """A background warm-up that has not finished any part yet."""
     running = threading.Event()
     running.set()
-    monkeypatch.setattr(warmup, "_background", running)
-    monkeypatch.setattr(warmup, "_ready", set())
+    monkeypatch.setattr(readiness, "_background", running)
+    monkeypatch.setattr(readiness, "_ready", set())
     monkeypatch.setattr(warmup, "_done", threading.Event())
 
 
@@ -119,10 +120,10 @@ def test_while_the_core_compiles_the_players_move_at_once_and_say_so(core_compil
 
 
 def test_mcu_searches_once_its_parts_are_ready_while_the_solver_still_compiles(core_compiling, monkeypatch):
-    monkeypatch.setattr(warmup, "_ready", {warmup.HEURISTIC, warmup.PLAYOUTS})
-    assert not warmup.pending(*MCUPlayer.core_parts)
-    assert warmup.pending(*PIMCPlayer.core_parts)
-    assert warmup.pending()
+    monkeypatch.setattr(readiness, "_ready", {warmup.HEURISTIC, warmup.PLAYOUTS})
+    assert not readiness.pending(*MCUPlayer.core_parts)
+    assert readiness.pending(*PIMCPlayer.core_parts)
+    assert readiness.pending()
 
 
 def test_the_warm_up_compiles_part_by_part_in_order_and_reports_progress(monkeypatch):
@@ -137,14 +138,14 @@ def test_the_warm_up_compiles_part_by_part_in_order_and_reports_progress(monkeyp
         return warm
 
     monkeypatch.setattr(warmup, "_WARM_UP", {p: part(p) for p in warmup.PARTS})
-    monkeypatch.setattr(warmup, "_ready", set())
+    monkeypatch.setattr(readiness, "_ready", set())
     monkeypatch.setattr(warmup, "_done", threading.Event())
-    monkeypatch.setattr(warmup, "_background", threading.Event())
+    monkeypatch.setattr(readiness, "_background", threading.Event())
     monkeypatch.setattr(warmup, "background_failure", None)
     thread = warmup.warm_up_in_background()
     while len(seen) < 3:
         thread.join(0.01)
-    assert warmup.pending(warmup.SOLVER) and not warmup.pending(warmup.HEURISTIC)
+    assert readiness.pending(warmup.SOLVER) and not readiness.pending(warmup.HEURISTIC)
     release.set()
     thread.join(10)
     assert seen == [
@@ -154,7 +155,7 @@ def test_the_warm_up_compiles_part_by_part_in_order_and_reports_progress(monkeyp
     ]
     status = warmup.status()
     assert not status.running and status.ready == warmup.PARTS and status.failure is None
-    assert not warmup.pending()
+    assert not readiness.pending()
 
 
 def test_a_failed_warm_up_leaves_nothing_pending_and_keeps_its_reason(monkeypatch):
@@ -162,14 +163,14 @@ def test_a_failed_warm_up_leaves_nothing_pending_and_keeps_its_reason(monkeypatc
         raise RuntimeError("no compiler today")
 
     monkeypatch.setattr(warmup, "_WARM_UP", {p: broken for p in warmup.PARTS})
-    monkeypatch.setattr(warmup, "_ready", set())
+    monkeypatch.setattr(readiness, "_ready", set())
     monkeypatch.setattr(warmup, "_done", threading.Event())
-    monkeypatch.setattr(warmup, "_background", threading.Event())
+    monkeypatch.setattr(readiness, "_background", threading.Event())
     monkeypatch.setattr(warmup, "background_failure", None)
     warmup.warm_up_in_background().join(10)
     status = warmup.status()
     assert "no compiler today" in str(status.failure) and not status.running
-    assert not warmup.pending()  # the core now compiles on first use
+    assert not readiness.pending()  # the core now compiles on first use
 
 
 def test_once_its_parts_are_ready_mcu_compiles_nothing_more():

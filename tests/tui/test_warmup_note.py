@@ -6,6 +6,7 @@ import threading
 
 import pytest
 
+from engine.players import readiness
 from engine.tools import warmup
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
@@ -16,9 +17,9 @@ from tui_fakes import PassivePlayer, wait_until
 @pytest.fixture
 def cold_core(monkeypatch):
     """A core that is not compiled yet; the test decides what each part's warm-up does."""
-    monkeypatch.setattr(warmup, "_ready", set())
+    monkeypatch.setattr(readiness, "_ready", set())
     monkeypatch.setattr(warmup, "_done", threading.Event())
-    monkeypatch.setattr(warmup, "_background", threading.Event())
+    monkeypatch.setattr(readiness, "_background", threading.Event())
     monkeypatch.setattr(warmup, "background_failure", None)
 
     def set_parts(parts):
@@ -46,7 +47,7 @@ async def test_a_failed_warm_up_is_shown_with_its_reason(cold_core, fast_setting
         await wait_until(pilot, lambda: notes(app, "failed"))
         (message,) = notes(app, "failed")
         assert "RuntimeError: no compiler today" in message
-        assert not warmup.pending()  # the players compile on first use now
+        assert not readiness.pending()  # the players compile on first use now
 
 
 async def test_the_note_shows_which_parts_are_ready_until_the_core_is(cold_core, fast_settings):
