@@ -48,7 +48,7 @@ from . import hand_tables
 from .cards import JACKS, Mask, cards_of
 from .game import Bid, GameState, Hold, Pass, Phase
 from .players import hand_eval
-from .players.playout import shown_voids as playout_voids
+from .players.playout import void_classes
 from .rules import GameType, next_bid
 from .sampling import SKAT_PLACE, World, WorldSampler
 
@@ -278,7 +278,7 @@ def past_plays(view: GameState, viewer: int) -> PastPlays:
     for index, (leader, cards) in enumerate(all_tricks):
         for i, card in enumerate(cards):
             prefix = tuple(cards[:i])
-            voids = playout_voids(game, view.tricks[:index], prefix, leader)
+            voids = void_classes(game, view.tricks[:index], prefix, leader)
             sequence.append(((leader + i) % 3, card, prefix, leader, played, voids))
             played |= 1 << card
     later_of = [0, 0, 0]

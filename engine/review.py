@@ -466,7 +466,7 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
             options = [ContractOption("pass", PASS_WORTH), ContractOption(play, round(expected, 2))]
             chosen = 0 if isinstance(move, Pass) else 1
             out.append(_judged(index, "bidding", seat, options[chosen].name, stake, options, chosen,
-                               evaluation.worlds))
+                               evaluation.simulations))
         elif state.phase == Phase.SKAT and isinstance(move, (PickUp, Declare)):
             bidder = SearchBidder(worlds, decision_seed(seed, record.id, index))
             bidder.choose(state.view(seat), worlds)
@@ -475,7 +475,7 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
             name = "skat" if isinstance(move, PickUp) else game_name(move.declaration)
             names = [o.name for o in options]
             out.append(_judged(index, "skat", seat, name, state.bid, options,
-                               names.index(name) if name in names else None, analysis.worlds))
+                               names.index(name) if name in names else None, analysis.simulations))
         elif state.phase == Phase.DISCARD and isinstance(move, Discard) and move.cards is not None:
             declared = next((m for _, m in moves[index + 1:] if isinstance(m, Declare)), None)
             if declared is None:
@@ -491,7 +491,7 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
             keys = [(o.name, o.discard) for o in options]
             chosen = keys.index((name, discard)) if (name, discard) in keys else None
             out.append(_judged(index, "discard", seat, f"{name} · {discard}", state.bid, options, chosen,
-                               analysis.worlds))
+                               analysis.simulations))
     return out
 
 

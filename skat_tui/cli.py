@@ -304,7 +304,7 @@ def _analyze(args: argparse.Namespace) -> int:
     out = analysis_to_dict(decision.analysis)
     out.pop("elapsed")
     out.update({"id": args.id, "trick": args.trick, "card": args.card, "seat": seat})
-    out.update(_beliefs_of_every_sampler(state.view(seat), decision.analysis.worlds, args.seed))
+    out.update(_beliefs_of_every_sampler(state.view(seat), decision.analysis.simulations, args.seed))
     print(json.dumps(out))
     return 0
 

@@ -346,7 +346,7 @@ def test_analyze_takes_a_full_spec_and_reports_every_samplers_beliefs():
                 "pimc:sampler=inference,simulations=20", "--seed", "2", "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data["player"] == "pimc:sampler=inference,simulations=20" and data["worlds"] == 20
+    assert data["player"] == "pimc:sampler=inference,simulations=20" and data["simulations"] == 20
     assert data["effective_worlds"] >= 1
     record = next(r for r in read_records(SAMPLES)[0] if r.id == "541932")
     view = state_before_card(record, 2, 1).view(data["seat"])

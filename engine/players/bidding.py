@@ -297,13 +297,13 @@ class SearchBidder:
     # ------------------------------------------------------------ after the skat
 
     def analyze_discard(self, view: GameState, declaration: Declaration, discard: Mask,
-                        worlds: int | None = None) -> ContractAnalysis | None:
+                        simulations: int | None = None) -> ContractAnalysis | None:
         """The discard decision's analysis with ``declaration`` and ``discard`` valued beside the
         bidder's own options on the same worlds (for the game review); None if the rules allow
         no declaration at the bid."""
         extra = hand_eval.Option(declaration, 0, 0.0, discard)
         self.last_analysis = None
-        self._plan_after_skat(view, worlds or self.worlds, None, extra)
+        self._plan_after_skat(view, simulations or self.simulations, None, extra)
         return self.last_analysis
 
     def _plan_after_skat(self, view: GameState, worlds: int, stop,

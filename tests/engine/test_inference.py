@@ -109,7 +109,7 @@ def test_monte_carlo_players_with_inference_report_the_effective_sample_size(kin
         decisions.append(player.choose(view))
     assert decisions[0].move == decisions[1].move
     analysis = decisions[0].analysis
-    assert analysis.worlds == 20
+    assert analysis.simulations == 20
     assert analysis.effective_worlds is not None and 1.0 <= analysis.effective_worlds <= 1000
     plain = make_player(f"{kind}:simulations=20", seed=7).choose(view).analysis
     assert plain.effective_worlds is None
