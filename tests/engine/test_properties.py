@@ -148,7 +148,9 @@ def refuse_without_change(state, move):
     assert full_snapshot(state) == before, move
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# A whole game of draws per example: large and slow by Hypothesis's measure, on purpose.
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
 @given(data=st.data(), seed=st.integers(0, 2**32 - 1))
 def test_malformed_and_illegal_moves_are_refused_and_change_nothing(data, seed):
     state = GameState.new(Deal.shuffled(seed))
