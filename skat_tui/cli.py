@@ -376,9 +376,8 @@ def _review(args: argparse.Namespace) -> int:
             errors.append(exc)
             continue
         playable.append(record)
-    # --time / --simulations, else the spec's own budget (100 worlds when it names none)
-    limit = Limit(time=args.time) if args.time is not None else (
-        Limit(simulations=args.simulations) if args.simulations is not None else player.limit)
+    limit = Limit(time=args.time) if args.time is not None else Limit(
+        simulations=args.simulations if args.simulations is not None else 100)
     workers = args.workers if args.workers is not None else default_workers()
     out = Console(highlight=False, soft_wrap=args.json)
     index_of = {id(record): i for i, record in enumerate(playable)}

@@ -85,3 +85,11 @@ def test_ctrl_c_keeps_the_reviews_printed_and_exits_130(tmp_path):
     assert games_printed < 33
     cached = (tmp_path / "many.sgf.review.jsonl").read_text().splitlines()
     assert sum(json.loads(l)["type"] == "game" for l in cached) >= 1
+
+
+def test_review_without_a_budget_searches_100_worlds_a_card():
+    proc = skat("review", str(SAMPLES), "--id", "727", "--json", "--no-cache")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert lines[0]["limit"] == {"time": None, "simulations": 100}
+    assert all(line["worlds"] == 100 for line in lines if line["type"] == "decision" and not line["forced"])
