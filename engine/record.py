@@ -404,22 +404,45 @@ def _too_long(size: int, unit: str = "characters") -> str:
     return f"the line has {size:,} {unit}; a record has a few hundred (lines over {MAX_LINE:,} are not read)"
 
 
-def read_lines(binary: io.RawIOBase | io.BufferedIOBase) -> Iterator[tuple[int, str | RecordError]]:
-    """The numbered lines of a file opened in binary mode, each decoded as UTF-8, or the
-    RecordError of a line that is not UTF-8 or longer than MAX_LINE (read past without
-    keeping it).  A byte-order mark before the first line is dropped."""
-    number = 0
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+_READ_BLOCK = 64 * 1024
+
+
+def _raw_lines(binary: io.RawIOBase | io.BufferedIOBase) -> Iterator[bytes | int]:
+    r"""Each line's bytes without its end (``\n``, ``\r\n``, or a lone ``\r`` as in
+    old Mac files), or for a line over MAX_LINE bytes its length (read past, never kept)."""
+    pending = b""
+    skipped = 0  # bytes of an over-long line already dropped
     while True:
-        chunk = binary.readline(MAX_LINE + 1)
-        if not chunk:
+        block = binary.read(_READ_BLOCK)
+        at_end = not block
+        pending += block
+        start = 0
+        while (end := _LINE_END.search(pending, start)) is not None:
+            if end.group() == b"\r" and end.end() == len(pending) and not at_end:
+                break  # the next block may begin with the \n of a \r\n
+            line = pending[start:end.start()]
+            yield skipped + len(line) if skipped or len(line) > MAX_LINE else line
+            skipped, start = 0, end.end()
+        pending = pending[start:]
+        if at_end:
+            if pending:
+                yield skipped + len(pending) if skipped or len(pending) > MAX_LINE else pending
             return
-        number += 1
-        if len(chunk) > MAX_LINE and not chunk.endswith(b"\n"):
-            size = len(chunk)
-            while chunk and not chunk.endswith(b"\n"):
-                chunk = binary.readline(MAX_LINE)
-                size += len(chunk)
-            yield number, RecordError(_too_long(size, "bytes"), number)
+        if len(pending) > MAX_LINE:
+            keep = 1 if pending.endswith(b"\r") else 0
+            skipped += len(pending) - keep
+            pending = pending[len(pending) - keep:]
+
+
+def read_lines(binary: io.RawIOBase | io.BufferedIOBase) -> Iterator[tuple[int, str | RecordError]]:
+    r"""The numbered lines of a file opened in binary mode, each decoded as UTF-8 without
+    its line end, or the RecordError of a line that is not UTF-8 or longer than MAX_LINE.
+    ``\n``, ``\r\n`` and a lone ``\r`` all end a line.  A byte-order mark before the
+    first line is dropped."""
+    for number, chunk in enumerate(_raw_lines(binary), start=1):
+        if isinstance(chunk, int):
+            yield number, RecordError(_too_long(chunk, "bytes"), number)
             continue
         if number == 1:
             chunk = chunk.removeprefix(codecs.BOM_UTF8)

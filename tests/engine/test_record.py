@@ -158,6 +158,22 @@ def test_a_byte_order_mark_does_not_spoil_the_first_record(tmp_path):
     assert errors == [] and len(records) == 1
 
 
+@pytest.mark.parametrize("block", [None, 7], ids=["whole", "small-blocks"])
+@pytest.mark.parametrize("end", [b"\n", b"\r\n", b"\r"], ids=["unix", "windows", "old-mac"])
+def test_lf_crlf_and_a_lone_cr_each_end_a_line_and_errors_keep_their_line(tmp_path, monkeypatch, end, block):
+    import engine.record
+
+    if block is not None:  # a \r\n split between two reads is still one line end
+        monkeypatch.setattr(engine.record, "_READ_BLOCK", block)
+    lines = sample_lines()[:3]
+    bad_byte = lines[1].replace("P0[", "P0[\xff").encode("latin-1")
+    path = tmp_path / "ends.sgf"
+    path.write_bytes(end.join([lines[0].encode(), b"", bad_byte, lines[2].encode()]) + end)
+    records, errors = read_records(path)
+    assert [r.id for r in records] == ["541932", "727"]
+    assert [(e.line, "not UTF-8 text: byte 0xff" in str(e)) for e in errors] == [(3, True)]
+
+
 def test_an_absurdly_long_line_is_refused_unread_naming_its_line_and_the_rest_loads(tmp_path):
     path = tmp_path / "long.sgf"
     lines = sample_lines()[:2]
