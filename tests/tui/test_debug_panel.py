@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import time
-
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.table import TableScreen
 from skat_tui.widgets.debug_panel import NO_ANALYSIS, DebugPanel, sparkline
 from skat_tui.widgets.table import SeatPanel
-from tui_fakes import FixedAnalysisPlayer, PassivePlayer, SlowPassivePlayer, ThinkingPlayer, wait_until
+from tui_fakes import FixedAnalysisPlayer, HoldingPassivePlayer, PassivePlayer, ThinkingPlayer, wait_until
 
 
 async def start_grand(app: SkatApp, pilot) -> TableScreen:
@@ -26,10 +24,10 @@ async def start_grand(app: SkatApp, pilot) -> TableScreen:
 
 
 def west_thinks(west, settings) -> SkatApp:
-    """West is the AI under watch; East waits a little before its card, so
-    West's final analysis stays on the panel long enough to read."""
+    """West is the AI under watch; East holds its card until the app closes, so
+    West's final analysis stays on the panel (East's move would add a note above it)."""
     return SkatApp(session=TableSession.new(3, series_save_path()), settings=settings,
-                   players={1: west, 2: SlowPassivePlayer(1.0)})
+                   players={1: west, 2: HoldingPassivePlayer()})
 
 
 async def grand_with_the_panel_open(app: SkatApp, pilot) -> tuple[TableScreen, DebugPanel]:
@@ -95,17 +93,19 @@ async def test_quitting_stops_the_search_at_once(fast_settings):
         await pilot.press("1")
         await wait_until(pilot, lambda: screen.thinking_seat is not None and thinker.calls >= 2)
         await pilot.press("q")
-        started = time.monotonic()
         await pilot.press("y")
-        await wait_until(pilot, lambda: thinker.stopped.is_set(), timeout=2)
-        assert time.monotonic() - started < 1.0
+        # asked while quitting, not when a worker next runs or the budget ends (none here)
+        assert thinker.stop_signal is not None and thinker.stop_signal.is_set()
+        await wait_until(pilot, lambda: thinker.stopped.is_set())
 
 
 async def test_debug_panel_fills_while_a_real_mcu_thinks(fast_settings):
     from engine.limits import Limit
     from engine.players.mcu import MCUPlayer
 
-    app = west_thinks(MCUPlayer(Limit(time=0.6), seed=2), fast_settings)
+    # A budget it never reaches here: the test ends the search once it has seen it stream,
+    # so a slow machine cannot finish it before a live snapshot is shown.
+    app = west_thinks(MCUPlayer(Limit(time=3600), seed=2), fast_settings)
     async with app.run_test(size=(120, 32)) as pilot:
         screen, panel = await grand_with_the_panel_open(app, pilot)
         # lead a card that leaves West (MCU, next to play) a real choice
@@ -122,7 +122,11 @@ async def test_debug_panel_fills_while_a_real_mcu_thinks(fast_settings):
         await wait_until(pilot, lambda: panel.analysis is not None and not panel.analysis.final)
         live_worlds = panel.analysis.simulations
         assert live_worlds > 0 and "thinking" in panel.plain().splitlines()[0]
-        await wait_until(pilot, lambda: panel.analysis is not None and panel.analysis.final)
+        await wait_until(pilot, lambda: panel.analysis.simulations > live_worlds)  # the snapshots follow the search
+        job = screen.runner.job
+        assert job is not None and job.seat == 1 and job.search is not None
+        job.search.stop()  # finish now with the simulations so far, as at the end of its time
+        await wait_until(pilot, lambda: panel.analysis.final)
         assert panel.analysis.simulations > live_worlds
         lines = panel.plain().splitlines()
         assert "West" in lines[0] and "chose" in lines[0]

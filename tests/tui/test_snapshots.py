@@ -10,7 +10,7 @@ from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.table import TableScreen
 
-from tui_fakes import FixedAnalysisPlayer, PassivePlayer, wait_until
+from tui_fakes import FixedAnalysisPlayer, PassivePlayer, footer_settled, wait_until
 
 SIZE = (100, 30)
 SAMPLES = Path(__file__).parent.parent / "data" / "iss-samples.sgf"
@@ -70,7 +70,7 @@ def test_table_in_play_with_the_debug_panel(snap_compare, fast_settings):
         await pilot.press("1")
         await wait_until(pilot, lambda: screen.my_turn and screen.last_analysis is not None)
         await pilot.press("d")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: footer_settled(app))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=play)
 
@@ -80,10 +80,10 @@ def test_replay(snap_compare, fast_settings):
     app = SkatApp(records=records[1:2], settings=fast_settings)
 
     async def step(pilot):
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: footer_settled(app))
         for _ in range(14):
             await pilot.press("right")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: footer_settled(app))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=step)
 
@@ -111,7 +111,6 @@ def test_table_in_play_at_160_by_50(snap_compare, fast_settings):
         await pilot.press("5", "enter")
         await wait_until(pilot, lambda: screen.my_turn)
         await pilot.press("1")
-        await wait_until(pilot, lambda: screen.my_turn and screen.state.tricks)
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: screen.my_turn and screen.state.tricks and footer_settled(app))
 
     assert snap_compare(app, terminal_size=(160, 50), run_before=play)

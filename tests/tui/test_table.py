@@ -120,8 +120,12 @@ async def test_card_click_plays_and_last_trick(fast_settings):
         state = screen.state
         hand = screen.query_one(HandRow)
         first = hand.cards[0]
-        await pilot.click(f"#card-0")
-        assert state.moves[-1][1].card == first or state.tricks and first in state.tricks[0].cards
+        before = len(state.moves)
+        assert await pilot.click("#card-0")
+        # The opponents answer at once, so check the move the click made, not the last one.
+        await wait_until(pilot, lambda: len(state.moves) > before)
+        seat, move = state.moves[before]
+        assert seat == screen.human_seat and move.card == first
         await wait_until(pilot, lambda: bool(state.tricks))
         await pilot.press("l")
         assert "Last trick" in screen.query_one(TrickArea).plain()
@@ -178,8 +182,9 @@ async def test_ai_crash_falls_back_and_game_goes_on(fast_settings, monkeypatch):
         while not any(s == screen.positions.index(1) for s, m in state.moves if m.__class__.__name__ == "Play"):
             await wait_until(pilot, lambda: screen.my_turn or state.is_over)
             hand, legal = screen.query_one(HandRow).cards, state.legal_cards()
+            before = len(state.moves)
             await pilot.press(key_for(next(i for i, c in enumerate(hand) if legal >> c & 1)))
-            await pilot.pause(0.05)
+            await wait_until(pilot, lambda: len(state.moves) > before)
         assert asked == ["heuristic"] and screen.players[1].kind == "heuristic"
         assert not state.is_over or len(state.tricks) == 10
         assert any("AI error" == (n.title or "") for n in app._notifications)

@@ -13,7 +13,7 @@ from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.score_sheet import ScoreSheet
 from textual.widgets import Footer
 
-from tui_fakes import PassivePlayer, wait_until
+from tui_fakes import PassivePlayer, footer_settled, wait_until
 
 SEED = 3  # both opponents pass; the human (forehand) opens, plays Grand and loses it schneider
 
@@ -41,7 +41,7 @@ async def play_one_game(pilot, screen, check) -> None:
     ``check()`` runs at each of the human's turns, once the footer has followed."""
 
     async def checked():
-        await pilot.pause(0.05)
+        await wait_until(pilot, lambda: footer_settled(pilot.app))
         check()
 
     await wait_until(pilot, lambda: screen.my_turn)
@@ -78,8 +78,7 @@ async def test_the_footer_shows_every_key_it_lists_in_full(fast_settings, size):
         await play_one_game(pilot, screen, check)
         await wait_until(pilot, lambda: isinstance(app.screen, ResultScreen))
         await pilot.press("enter")
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.pause(0.05)
+        await wait_until(pilot, lambda: screen.my_turn and footer_settled(app))
         check()
         assert all("Quit" in keys and "Keys" in keys for keys in seen), seen
 
@@ -130,9 +129,9 @@ async def test_the_replay_footer_fits_80_columns():
     records, _ = read_records(Path(__file__).parent.parent / "data" / "iss-samples.sgf")
     app = SkatApp(records=records[1:2], settings=Settings())
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: footer_settled(app))
         await pilot.press("right", "right")
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: footer_settled(app))
         assert fits(app.screen.query_one(Footer))
         assert "Quit" in footer_keys(app)
 

@@ -24,17 +24,20 @@ class PassivePlayer(Player):
         return Decision(moves[0])
 
 
-class SlowPassivePlayer(PassivePlayer):
-    """A passive player that takes ``delay`` seconds over each card."""
+class HoldingPassivePlayer(PassivePlayer):
+    """A passive player that holds each card until ``release`` is set (or its search
+    is stopped): whatever the table shows before it plays stays there to be checked."""
 
-    name = "slow"
+    name = "holding"
 
-    def __init__(self, delay: float) -> None:
-        self.delay = delay
+    def __init__(self) -> None:
+        self.release = threading.Event()
 
     def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
-        if view.phase == Phase.PLAY and stop is not None:
-            stop.wait(self.delay)
+        if view.phase == Phase.PLAY:
+            while not self.release.wait(0.01):
+                if stop is not None and stop.is_set():
+                    break
         return super().choose(view, limit)
 
 
@@ -49,10 +52,13 @@ class ThinkingPlayer(PassivePlayer):
         self.pause = pause
         self.release = threading.Event()
         self.stopped = threading.Event()
+        self.stop_signal: threading.Event | None = None
+        """The stop event of the latest decision: set when the app asks the player to finish."""
         self.calls = 0
 
     def choose(self, view: GameState, limit=None, *, stop=None, report=None) -> Decision:
         self.calls += 1
+        self.stop_signal = stop
         if view.phase != Phase.PLAY:
             return super().choose(view, limit)
         legal = list(cards_of(view.legal_cards()))
@@ -98,6 +104,17 @@ async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 30.0
         if time.monotonic() > deadline:
             raise AssertionError("timed out waiting for the app")
         await pilot.pause(0.01)
+
+
+def footer_settled(app) -> bool:
+    """The footer lists the keys the screen has now and has been laid out since: it is
+    rebuilt after a refresh once the bindings change, so a look before that sees an empty
+    or half-built footer."""
+    screen = app.screen
+    keys = list(screen.query_one("Footer").query("FooterKey"))
+    listed = {str(key.description) for key in keys if not key.has_class("-command-palette")}
+    active = {binding.description for _, binding, _, _ in screen.active_bindings.values() if binding.show}
+    return bool(keys) and listed == active and all(key.size.width > 0 for key in keys)
 
 
 class FixedAnalysisPlayer(PassivePlayer):
