@@ -121,6 +121,25 @@ def _nth3(k0, k1, k2, i):
     return k0 if i == 0 else (k1 if i == 1 else k2)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _child_value(maximize, v, best, alpha, beta):
+    """A child of a fail-soft alpha-beta node returned v: (v improved the node's best, its
+    new best, the node is cut off, its new window alpha, beta)."""
+    improved = v > best if maximize else v < best
+    cut = False
+    if improved:
+        best = v
+        if maximize:
+            cut = v >= beta
+            if not cut and v > alpha:
+                alpha = v
+        else:
+            cut = v <= alpha
+            if not cut and v < beta:
+                beta = v
+    return improved, best, cut, alpha, beta
+
+
 @njit(cache=True, nogil=True)
 def three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
     """Fail-soft value of a trick start with three cards in every hand: alpha-beta
@@ -227,44 +246,16 @@ def three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
                     p1 = POINTS[g, a] + POINTS[g, b] + POINTS[g, c]
                     v = two_tricks(g, decl, w1, x0 & ~bits, x1 & ~bits, x2 & ~bits,
                                     acc + (p1 if w1 == decl else 0), rem - p1)
-                if c_max:
-                    if v > best_c:
-                        best_c = v
-                        if v >= be_b:
-                            break
-                else:
-                    if v < best_c:
-                        best_c = v
-                        if v <= al_b:
-                            break
-            if b_max:
-                if best_c > best_b:
-                    best_b = best_c
-                    if best_b >= be_b:
-                        break
-                    if best_b > al_b:
-                        al_b = best_b
-            else:
-                if best_c < best_b:
-                    best_b = best_c
-                    if best_b <= al_b:
-                        break
-                    if best_b < be_b:
-                        be_b = best_b
-        if a_max:
-            if best_b > best_a:
-                best_a = best_b
-                best_card = a
-                if best_a >= be_a:
+                # (the last card's window is not narrowed: nothing is searched below it)
+                _, best_c, cut, _, _ = _child_value(c_max, v, best_c, al_b, be_b)
+                if cut:
                     break
-                if best_a > al_a:
-                    al_a = best_a
-        else:
-            if best_b < best_a:
-                best_a = best_b
-                best_card = a
-                if best_a <= al_a:
-                    break
-                if best_a < be_a:
-                    be_a = best_a
+            _, best_b, cut, al_b, be_b = _child_value(b_max, best_c, best_b, al_b, be_b)
+            if cut:
+                break
+        improved, best_a, cut, al_a, be_a = _child_value(a_max, best_b, best_a, al_a, be_a)
+        if improved:
+            best_card = a
+        if cut:
+            break
     return best_a, best_card

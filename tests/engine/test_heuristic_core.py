@@ -143,11 +143,19 @@ def sample_worlds(state: GameState, rng: random.Random, count: int) -> tuple[np.
     return np.array(worlds, np.int64), np.array(skats, np.int64)
 
 
+def sampled_position(seed: int, game: GameType, count: int, lead: bool = False):
+    """(state, public position, worlds, skats): a seeded hand game of ``game`` (after
+    forehand's first legal lead with ``lead``) and ``count`` worlds sampled from it."""
+    rng = random.Random(seed)
+    state = declared_hand_game(Deal.shuffled(rng), game)
+    if lead:
+        state.push(Play(next(iter(cards_of(state.legal_cards())))))
+    worlds, skats = sample_worlds(state, rng, count)
+    return state, PublicPosition.from_view(state), worlds, skats
+
+
 def test_batched_playouts_of_worlds_split_points_and_are_seeded():
-    rng = random.Random(6)
-    state = declared_hand_game(Deal.shuffled(rng), GameType.CLUBS)
-    worlds, skats = sample_worlds(state, rng, 30)
-    pos = PublicPosition.from_view(state)
+    state, pos, worlds, skats = sampled_position(6, GameType.CLUBS, 30)
     first = playout_worlds(pos, worlds, skats, skat_known=False, repeats=4, seed=9)
     assert first.shape == (30, 4, 4)
     assert np.all(first[:, :, 0] + first[:, :, 1] == 120)
@@ -156,11 +164,7 @@ def test_batched_playouts_of_worlds_split_points_and_are_seeded():
 
 
 def test_card_batches_cover_each_legal_card_and_mark_illegal_ones():
-    rng = random.Random(7)
-    state = declared_hand_game(Deal.shuffled(rng), GameType.GRAND)
-    state.push(Play(next(iter(cards_of(state.legal_cards())))))  # forehand leads; middlehand must follow
-    worlds, skats = sample_worlds(state, rng, 20)
-    pos = PublicPosition.from_view(state)
+    state, pos, worlds, skats = sampled_position(7, GameType.GRAND, 20, lead=True)  # middlehand must follow
     own = state.hands[state.to_move]
     results = playout_cards(pos, worlds, skats, skat_known=False, cards=own, repeats=2, seed=3)
     legal = state.legal_cards()
@@ -173,10 +177,7 @@ def test_card_batches_cover_each_legal_card_and_mark_illegal_ones():
 
 
 def test_batched_playouts_run_in_parallel_threads_with_the_same_results():
-    rng = random.Random(8)
-    state = declared_hand_game(Deal.shuffled(rng), GameType.HEARTS)
-    worlds, skats = sample_worlds(state, rng, 200)
-    pos = PublicPosition.from_view(state)
+    state, pos, worlds, skats = sampled_position(8, GameType.HEARTS, 200)
     expected = playout_worlds(pos, worlds, skats, skat_known=False, repeats=2, seed=5)
     outputs: list[np.ndarray | None] = [None, None]
 
