@@ -302,9 +302,10 @@ def points_std(g, m):
 
 CORE_SOURCES = (
     "card_layout.py", "dds/context.py", "dds/moves.py", "dds/bounds.py", "dds/null_table.py", "dds/endgame.py",
-    "dds/search.py", "dds/core.py", "players/heuristic_core.py",
+    "dds/search.py", "dds/core.py", "players/heuristic_core.py", "inference_core.py",
 )
-"""The numba cores' source files below ``engine/``: one compiled function may contain code of all of them."""
+"""The numba cores' source files below ``engine/`` (every file with cached numba functions, and
+the constants they use): one compiled function may contain code of all of them."""
 TABLE_SOURCES = ("rules.py", "cards.py")
 """The files the tables are derived from (frozen into the compiled code)."""
 SOURCES_STAMP = "numba-cores-sources.sha256"
@@ -334,7 +335,8 @@ def drop_stale_caches() -> int:
     root = Path(__file__).resolve().parent
     digest = hashlib.sha256()
     for name in CORE_SOURCES + TABLE_SOURCES:
-        digest.update(name.encode() + b"\0" + (root / name).read_bytes())
+        path = root / name
+        digest.update(name.encode() + b"\0" + (path.read_bytes() if path.exists() else b""))
     stamp_text = digest.hexdigest()
     deleted = 0
     by_folder: dict[Path, list[Path]] = {}

@@ -89,6 +89,13 @@ def test_tables_follow_the_engines_classes_strengths_and_points():
             assert layout.to_standard_mask(game, layout.LEVEL_MASK[game, level]) == worth
 
 
+def test_every_file_with_cached_numba_code_is_a_core_source():
+    """A file left out would keep serving code compiled from the other cores' old sources."""
+    engine = ROOT / "engine"
+    cached = {str(path.relative_to(engine)) for path in engine.rglob("*.py") if "cache=True" in path.read_text()}
+    assert cached <= set(layout.CORE_SOURCES)
+
+
 def test_a_changed_core_source_drops_the_cores_cached_code(tmp_path):
     """A cached solver function holds the code of functions from other files, which numba
     does not check: when any core source changes, importing the layout drops every core's
