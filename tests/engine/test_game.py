@@ -284,13 +284,18 @@ def full_snapshot(state):
     return state._snapshot(), state.result(), len(state._stack)
 
 
+def assert_refused_and_unchanged(state, move, match=None):
+    """Pushing the move raises IllegalMoveError and leaves the state exactly as it was."""
+    before = full_snapshot(state)
+    with pytest.raises(IllegalMoveError, match=match):
+        state.push(move)
+    assert full_snapshot(state) == before
+
+
 @pytest.mark.parametrize("move", [Resign(5), Resign(-1), ShowCards(3), Leave(-1), Leave(7), Resign(True), Leave("0")])
 def test_resign_show_and_leave_name_a_real_seat(move):
     s = grand_hand_by_forehand()
-    before = full_snapshot(s)
-    with pytest.raises(IllegalMoveError, match="the seats are 0, 1 and 2"):
-        s.push(move)
-    assert full_snapshot(s) == before
+    assert_refused_and_unchanged(s, move, match="the seats are 0, 1 and 2")
 
 
 def test_two_resignations_by_seats_that_do_not_exist_do_not_end_the_game():
@@ -327,28 +332,19 @@ def test_a_card_index_is_accepted_and_recorded_as_the_card():
 def test_a_discard_that_is_not_a_card_mask_is_an_illegal_move(cards):
     s = won_by_forehand()
     s.push(PickUp())
-    before = full_snapshot(s)
-    with pytest.raises(IllegalMoveError, match="not a set of cards"):
-        s.push(Discard(cards))
-    assert full_snapshot(s) == before
+    assert_refused_and_unchanged(s, Discard(cards), match="not a set of cards")
 
 
 @pytest.mark.parametrize("skat", [-1, 1 << 40, "C7.D7", cs("C7.D7.D8"), cs("CJ.SJ")])
 def test_a_pick_up_with_an_impossible_skat_is_an_illegal_move(skat):
     s = won_by_forehand()
-    before = full_snapshot(s)
-    with pytest.raises(IllegalMoveError):
-        s.push(PickUp(skat))
-    assert full_snapshot(s) == before
+    assert_refused_and_unchanged(s, PickUp(skat))
 
 
 @pytest.mark.parametrize("value", [18.0, "18", None, True])
 def test_a_bid_is_a_whole_number(value):
     s = GameState.new(DEAL)
-    before = full_snapshot(s)
-    with pytest.raises(IllegalMoveError):
-        s.push(Bid(value))
-    assert full_snapshot(s) == before
+    assert_refused_and_unchanged(s, Bid(value))
 
 
 @pytest.mark.parametrize("move", [
@@ -358,19 +354,13 @@ def test_a_bid_is_a_whole_number(value):
 ])
 def test_a_malformed_declaration_is_an_illegal_move(move):
     s = won_by_forehand()
-    before = full_snapshot(s)
-    with pytest.raises(IllegalMoveError):
-        s.push(move)
-    assert full_snapshot(s) == before
+    assert_refused_and_unchanged(s, move)
 
 
 @pytest.mark.parametrize("move", [None, "CA", 28, Card.CA, Leave(0, timeout="yes")])
 def test_something_that_is_not_a_move_is_an_illegal_move(move):
     s = grand_hand_by_forehand()
-    before = full_snapshot(s)
-    with pytest.raises(IllegalMoveError):
-        s.push(move)
-    assert full_snapshot(s) == before
+    assert_refused_and_unchanged(s, move)
 
 
 # ---- views -----------------------------------------------------------------------------------
