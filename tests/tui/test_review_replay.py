@@ -25,10 +25,16 @@ def planted_file(tmp_path: Path, reviewed: bool) -> Path:
     return path
 
 
+def replay_app(path: Path, settings) -> tuple[SkatApp, list]:
+    """The app opened on the replay of the records in ``path`` (which must read without errors)."""
+    records, errors = read_records(path)
+    assert not errors
+    return SkatApp(records=records, settings=settings, record_path=str(path)), records
+
+
 async def test_the_replay_shows_the_cached_review_and_jumps_to_the_blunder(tmp_path, fast_settings):
     path = planted_file(tmp_path, reviewed=True)
-    records, _ = read_records(path)
-    app = SkatApp(records=records, settings=fast_settings, record_path=str(path))
+    app, _ = replay_app(path, fast_settings)
     async with app.run_test(size=(100, 34)) as pilot:
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
@@ -58,8 +64,7 @@ async def test_the_replay_shows_the_cached_review_and_jumps_to_the_blunder(tmp_p
 
 async def test_a_game_without_review_is_reviewed_on_demand_and_kept_beside_the_record(tmp_path, fast_settings):
     path = planted_file(tmp_path, reviewed=False)
-    records, _ = read_records(path)
-    app = SkatApp(records=records, settings=fast_settings, record_path=str(path))
+    app, records = replay_app(path, fast_settings)
     async with app.run_test(size=(100, 34)) as pilot:
         screen = app.screen
         plot = screen.query_one(ReviewPlot)
@@ -82,9 +87,8 @@ async def test_a_cached_review_of_a_changed_record_is_not_shown(tmp_path, fast_s
     text = path.read_text()
     assert "1 SK 2 C8 0 HA 1 CQ 2 C9 0 HJ" in text
     path.write_text(text.replace("1 SK 2 C8 0 HA 1 CQ 2 C9 0 HJ", "1 SK 2 C8 0 HJ 0 HA 1 CQ 2 C9"))
-    records, errors = read_records(path)
-    assert not errors and records[0].id == "planted-1"
-    app = SkatApp(records=records, settings=fast_settings, record_path=str(path))
+    app, records = replay_app(path, fast_settings)
+    assert records[0].id == "planted-1"
     async with app.run_test(size=(100, 34)) as pilot:
         screen = app.screen
         assert "planted-1" in screen.reviews  # the cache is there ...
