@@ -7,10 +7,16 @@ from pathlib import Path
 from engine.record import read_records
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
-from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.table import TableScreen
 
-from tui_fakes import FixedAnalysisPlayer, PassivePlayer, footer_settled, wait_until
+from tui_fakes import (
+    FixedAnalysisPlayer,
+    PassivePlayer,
+    declare_grand_and_reach_play,
+    footer_settled,
+    wait_until,
+    win_the_bidding_to_the_declaration,
+)
 
 SIZE = (100, 30)
 SAMPLES = Path(__file__).parent.parent / "data" / "iss-samples.sgf"
@@ -38,9 +44,7 @@ def test_declaration_dialog(snap_compare, fast_settings):
     app = table_app(fast_settings, {1: PassivePlayer(), 2: PassivePlayer()})
 
     async def declare(pilot):
-        await wait_until(pilot, lambda: table_of(app).my_turn)
-        await pilot.press("b", "s", "1", "2", "x")
-        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await win_the_bidding_to_the_declaration(pilot, table_of(app))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=declare)
 
@@ -50,9 +54,7 @@ def test_declaration_dialog_at_80_by_24(snap_compare, fast_settings):
     app = table_app(fast_settings, {1: PassivePlayer(), 2: PassivePlayer()})
 
     async def declare(pilot):
-        await wait_until(pilot, lambda: table_of(app).my_turn)
-        await pilot.press("b", "s", "1", "2", "x")
-        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await win_the_bidding_to_the_declaration(pilot, table_of(app))
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=declare)
 
@@ -62,11 +64,7 @@ def test_table_in_play_with_the_debug_panel(snap_compare, fast_settings):
 
     async def play(pilot):
         screen = table_of(app)
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.press("b", "s", "1", "2", "x")
-        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
-        await pilot.press("5", "enter")
-        await wait_until(pilot, lambda: screen.my_turn)
+        await declare_grand_and_reach_play(pilot, screen)
         await pilot.press("1")
         await wait_until(pilot, lambda: screen.my_turn and screen.last_analysis is not None)
         await pilot.press("d")
@@ -105,11 +103,7 @@ def test_table_in_play_at_160_by_50(snap_compare, fast_settings):
 
     async def play(pilot):
         screen = table_of(app)
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.press("b", "s", "1", "2", "x")
-        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
-        await pilot.press("5", "enter")
-        await wait_until(pilot, lambda: screen.my_turn)
+        await declare_grand_and_reach_play(pilot, screen)
         await pilot.press("1")
         await wait_until(pilot, lambda: screen.my_turn and screen.state.tricks and footer_settled(app))
 

@@ -15,7 +15,13 @@ from skat_tui.settings import data_dir
 from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.table import SeatPanel, TrickArea
 
-from tui_fakes import CrashingPlayer, PassivePlayer, wait_until
+from tui_fakes import (
+    CrashingPlayer,
+    PassivePlayer,
+    declare_grand_and_reach_play,
+    wait_until,
+    win_the_bidding_to_the_declaration,
+)
 
 SEED = 3  # the human (forehand) meets a trick it cannot follow with every card
 
@@ -112,11 +118,7 @@ async def test_card_click_plays_and_last_trick(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.press("b", "s", "1", "2", "x")
-        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
-        await pilot.press("5", "enter")
-        await wait_until(pilot, lambda: screen.my_turn)
+        await declare_grand_and_reach_play(pilot, screen)
         state = screen.state
         hand = screen.query_one(HandRow)
         first = hand.cards[0]
@@ -137,11 +139,7 @@ async def test_resume_after_interrupted_game(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test() as pilot:
         screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.press("b", "s", "3", "4", "x")
-        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
-        await pilot.press("5", "enter")
-        await wait_until(pilot, lambda: screen.my_turn)
+        await declare_grand_and_reach_play(pilot, screen, discard=("3", "4"))
         await pilot.press(key_for(0))
         moves_before_exit = list(screen.state.moves)
     # The process "dies" here: only the save file is left.
@@ -173,9 +171,7 @@ async def test_ai_crash_falls_back_and_game_goes_on(fast_settings, monkeypatch):
     app = new_app(fast_settings, players={1: CrashingPlayer(), 2: PassivePlayer()})
     async with app.run_test() as pilot:
         screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.press("b", "s", "1", "2", "x")
-        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await win_the_bidding_to_the_declaration(pilot, screen)
         await pilot.press("5", "enter")
         state = screen.state
         # Play until West (the crashing AI) has had to play a card.

@@ -13,7 +13,7 @@ from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.score_sheet import ScoreSheet
 from textual.widgets import Footer
 
-from tui_fakes import PassivePlayer, footer_settled, wait_until
+from tui_fakes import PassivePlayer, declare_grand_and_reach_play, footer_settled, wait_until
 
 SEED = 3  # both opponents pass; the human (forehand) opens, plays Grand and loses it schneider
 
@@ -137,11 +137,7 @@ async def test_the_replay_footer_fits_80_columns():
 
 
 async def play_first_trick(pilot, screen) -> None:
-    await wait_until(pilot, lambda: screen.my_turn)
-    await pilot.press("b", "s", "1", "2", "x")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, DeclarationDialog))
-    await pilot.press("5", "enter")
-    await wait_until(pilot, lambda: screen.my_turn)
+    await declare_grand_and_reach_play(pilot, screen)
     await pilot.press("1")
     await wait_until(pilot, lambda: screen.my_turn and screen.state.tricks)
     await pilot.pause(0.1)

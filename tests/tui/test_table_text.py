@@ -6,13 +6,18 @@ from engine.game import Phase
 from engine.players.heuristic import HeuristicPlayer
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
-from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.table import TableScreen, describe_advice
 from skat_tui.settings import OpponentSettings
 from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.debug_panel import DebugPanel
 
-from tui_fakes import PassivePlayer, ThinkingPlayer, wait_until
+from tui_fakes import (
+    PassivePlayer,
+    ThinkingPlayer,
+    declare_grand_and_reach_play,
+    wait_until,
+    win_the_bidding_to_the_declaration,
+)
 
 SEED = 3  # both opponents pass; the human (forehand) may open the bidding
 
@@ -50,9 +55,7 @@ async def test_the_card_cursor_rests_only_on_legal_cards(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.press("b", "s", "1", "2", "x")
-        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await win_the_bidding_to_the_declaration(pilot, screen)
         await pilot.press("5", "enter")  # Grand
         state = screen.state
         row = screen.query_one(HandRow)
@@ -106,11 +109,7 @@ async def test_the_prompt_goes_once_the_human_has_moved(fast_settings):
     app = SkatApp(session=session, settings=fast_settings, players={1: west, 2: PassivePlayer()})
     async with app.run_test(size=(100, 30)) as pilot:
         screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.press("b", "s", "1", "2", "x")
-        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
-        await pilot.press("5", "enter")
-        await wait_until(pilot, lambda: screen.my_turn)
+        await declare_grand_and_reach_play(pilot, screen)
         assert screen.message.startswith("Your card (you lead)")
         card = screen.query_one(HandRow).card_at_cursor
         await pilot.press("enter")
@@ -126,9 +125,7 @@ async def test_with_german_names_every_card_and_suit_at_the_table_is_german(fast
     app = new_app(fast_settings)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.press("b", "s", "1", "2", "x")
-        await wait_until(pilot, lambda: isinstance(app.screen, DeclarationDialog))
+        await win_the_bidding_to_the_declaration(pilot, screen)
         await pilot.press("1")  # clubs
         await pilot.pause()
         reason = str(app.screen.query_one("#declare-reason").render())

@@ -10,6 +10,7 @@ from engine.analysis import Analysis, CardAccumulator
 from engine.cards import cards_of
 from engine.game import Bid, GameState, Hold, Pass, Phase, PickUp
 from engine.players.base import Decision, Player
+from skat_tui.screens.declaration import DeclarationDialog
 
 
 class PassivePlayer(Player):
@@ -115,6 +116,24 @@ def footer_settled(app) -> bool:
     listed = {str(key.description) for key in keys if not key.has_class("-command-palette")}
     active = {binding.description for _, binding, _, _ in screen.active_bindings.values() if binding.show}
     return bool(keys) and listed == active and all(key.size.width > 0 for key in keys)
+
+
+FIRST_TWO_CARDS = ("1", "2")
+
+
+async def win_the_bidding_to_the_declaration(pilot, screen, discard: tuple[str, str] = FIRST_TWO_CARDS) -> None:
+    """At the table, as the human's first turn comes: bid, pick up the skat, put away the cards
+    under the ``discard`` keys, and wait for the declaration dialog (against passive opponents)."""
+    await wait_until(pilot, lambda: screen.my_turn)
+    await pilot.press("b", "s", *discard, "x")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, DeclarationDialog))
+
+
+async def declare_grand_and_reach_play(pilot, screen, discard: tuple[str, str] = FIRST_TWO_CARDS) -> None:
+    """As ``win_the_bidding_to_the_declaration``, then declare grand and wait for the human's first card."""
+    await win_the_bidding_to_the_declaration(pilot, screen, discard)
+    await pilot.press("5", "enter")
+    await wait_until(pilot, lambda: screen.my_turn)
 
 
 class FixedAnalysisPlayer(PassivePlayer):
