@@ -86,7 +86,9 @@ def test_every_world_keeps_a_weight_and_beliefs_sum_to_one():
     hidden = [c for c in range(32) if b.hidden >> c & 1]
     assert np.allclose(b.places[hidden].sum(axis=1), 1.0)
     assert np.all(b.places[hidden, view.perspective] == 0)
-    assert 1.0 <= b.effective_sample_size <= 300
+    pool_weights = InferenceSampler(view, 300, 2).weights  # the same pool as beliefs(seed=2, pool=300)
+    assert b.effective_sample_size == pytest.approx(1.0 / np.square(pool_weights).sum())
+    assert 1.0 <= b.effective_sample_size < 0.9 * 300  # the declarer's bids make the weights uneven
 
 
 def test_the_sampler_is_deterministic_under_its_seed():
