@@ -17,10 +17,9 @@ from engine.record import read_records
 from skat_tui.app import SkatApp, open_session, run_replay, run_table
 from skat_tui.data_lock import LOCK_NAME, DataDirLock, DataDirLocked
 from skat_tui.persistence import ISS_RECORDS, SAVE_VERSION, TableSession, deal_for, encode_game, series_save_path
-from skat_tui.screens.settings_screen import SettingsScreen
 from skat_tui.screens.table import TableScreen
 from skat_tui.settings import Settings, data_dir, load_settings, save_settings, settings_path
-from tui_fakes import PassivePlayer, wait_until
+from tui_fakes import PassivePlayer, open_settings_at_my_turn, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -277,10 +276,7 @@ async def test_saving_settings_keeps_command_line_opponents_one_off():
     session = TableSession.new(3, series_save_path())
     app = SkatApp(session=session, settings=table_settings, players={1: PassivePlayer(), 2: PassivePlayer()})
     async with app.run_test(size=(100, 40)) as pilot:
-        screen = app.screen
-        await wait_until(pilot, lambda: isinstance(screen, TableScreen) and screen.my_turn)
-        await pilot.press("o")
-        assert isinstance(app.screen, SettingsScreen)
+        await open_settings_at_my_turn(pilot, app)
         app.screen.query_one("#german").value = True
         app.screen.query_one("#opp1-repetitions").value = "3"
         await pilot.press("ctrl+s")

@@ -18,7 +18,7 @@ from skat_tui.players import resolve_player
 from skat_tui.screens.settings_screen import SettingsScreen
 from skat_tui.screens.table import TableScreen
 from skat_tui.settings import Settings, load_settings, save_settings, settings_path
-from tui_fakes import PassivePlayer, wait_until
+from tui_fakes import PassivePlayer, open_settings_at_my_turn, wait_until
 
 
 def test_settings_saved_in_the_config_dir_from_the_environment(isolated_dirs):
@@ -123,10 +123,7 @@ async def test_settings_screen_saves(fast_settings):
     session = TableSession.new(3, series_save_path())
     app = SkatApp(session=session, settings=fast_settings, players={1: PassivePlayer(), 2: PassivePlayer()})
     async with app.run_test(size=(100, 40)) as pilot:
-        screen = app.screen
-        await wait_until(pilot, lambda: isinstance(screen, TableScreen) and screen.my_turn)
-        await pilot.press("o")
-        assert isinstance(app.screen, SettingsScreen)
+        await open_settings_at_my_turn(pilot, app)
         app.screen.query_one("#german").value = True
         app.screen.query_one("#opp0-budget").value = "-1"
         await pilot.press("ctrl+s")

@@ -11,6 +11,8 @@ from engine.cards import cards_of
 from engine.game import Bid, GameState, Hold, Pass, Phase, PickUp
 from engine.players.base import Decision, Player
 from skat_tui.screens.declaration import DeclarationDialog
+from skat_tui.screens.settings_screen import SettingsScreen
+from skat_tui.screens.table import TableScreen
 
 
 class PassivePlayer(Player):
@@ -172,3 +174,11 @@ class DeclaringPlayer(PassivePlayer):
         if view.phase == Phase.SKAT:
             return Decision(next(m for m in view.legal_moves() if isinstance(m, PickUp)))
         return super().choose(view, limit)
+
+
+async def open_settings_at_my_turn(pilot, app) -> None:
+    """Wait until the human is to move at the table, then open the settings with `o`."""
+    screen = app.screen
+    await wait_until(pilot, lambda: isinstance(screen, TableScreen) and screen.my_turn)
+    await pilot.press("o")
+    assert isinstance(app.screen, SettingsScreen)
