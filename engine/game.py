@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .cards import ALL_CARDS, CARD_POINTS, FULL_DECK, Card, CardSet, Mask, cards_of, mask_of, points_of
+from .house_rules import ISKO, HouseRules
 from .rules import (
     BID_VALUES,
     FOREHAND,
@@ -330,6 +331,8 @@ class GameState:
     """One game of Skat.  Create with ``GameState.new(deal)``; see the module doc."""
 
     def __init__(self) -> None:
+        self.rules: HouseRules = ISKO
+        """The rules this game is played by; fixed for the game, carried by copies and views."""
         self.perspective: int | None = None
         """None for the full state; a seat for that seat's view."""
         self.deal: Deal | None = None
@@ -371,8 +374,12 @@ class GameState:
     # ------------------------------------------------------------ creation
 
     @classmethod
-    def new(cls, deal: Deal) -> GameState:
+    def new(cls, deal: Deal, rules: HouseRules = ISKO) -> GameState:
+        """The state right after ``deal``, played by ``rules`` (the International Skat Order unless given)."""
+        if not isinstance(rules, HouseRules):
+            raise TypeError(f"rules are a HouseRules, not {type(rules).__name__}")
         state = cls()
+        state.rules = rules
         state.deal = deal
         state.hands = list(deal.hands)
         state.skat = deal.skat
@@ -401,6 +408,7 @@ class GameState:
             own[name] = fields[name]
         for name in _LIST_FIELDS:
             own[name] = list(fields[name])
+        v.rules = self.rules
         v.perspective = seat
         v.deal = None
         v._result = None
