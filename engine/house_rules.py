@@ -97,3 +97,88 @@ _SWITCH_NAMES = {
 ISKO = HouseRules()
 PUB = HouseRules(ramsch=True, schieben=True, grand_hand_escape=True, kontra=True, bock=True)
 PRESETS = {"isko": ISKO, "pub": PUB}
+
+
+# ---------------------------------------------------------------- the command line and the settings
+
+SWITCH_TITLES = _SWITCH_NAMES
+"""Each switch's title, in the order of the fields (for help texts and the table's settings)."""
+
+SWITCH_FLAGS = {
+    "ramsch": "--ramsch",
+    "schieben": "--schieben",
+    "grand_hand_escape": "--grand-hand-escape",
+    "kontra": "--kontra",
+    "bock": "--bock",
+    "ramsch_round_after_bock": "--ramsch-rounds",
+}
+"""The command-line switch of each house rule (``--no-…`` turns it off); ``skat`` and
+``skat tournament`` both take them, with ``--rules``."""
+
+_DEPENDENTS = {"ramsch": ("schieben", "grand_hand_escape", "ramsch_round_after_bock"),
+               "bock": ("ramsch_round_after_bock",)}
+"""Rules that only exist with another one on: turning that one off turns them off too."""
+
+
+_SWITCH_HELP = {
+    "ramsch": "play Ramsch when all three pass",
+    "schieben": "Schieben in Ramsch: pass the skat on unseen, doubling",
+    "grand_hand_escape": "in Ramsch, the player at the skat may declare Grand Hand instead",
+    "kontra": "Kontra and Re: each doubles the game value",
+    "bock": "Bock rounds: after a Bock event the next round of three games counts double",
+    "ramsch_round_after_bock": "a round of three Ramsch games after each Bock round",
+}
+
+
+def add_rules_arguments(parser, description: str = "The International Skat Order unless house rules are "
+                        "chosen; see docs/house-rules.md.") -> None:
+    """Add ``--rules`` and the single switches to an ``argparse`` parser (each defaults to
+    None: not given); ``rules_from_arguments`` reads them back."""
+    import argparse
+
+    group = parser.add_argument_group("house rules", description)
+    group.add_argument("--rules", dest="house_rules", choices=tuple(PRESETS), default=None, type=str.lower,
+                       help="isko: the International Skat Order; pub: Ramsch (with Schieben and Grand Hand), "
+                            "Kontra and Re, Bock rounds")
+    for name, flag in SWITCH_FLAGS.items():
+        group.add_argument(flag, dest=f"house_{name}", action=argparse.BooleanOptionalAction, default=None,
+                           help=_SWITCH_HELP[name])
+
+
+def rules_options(args) -> tuple[str | None, dict[str, bool | None]]:
+    """``--rules`` and the single switches as parsed by ``add_rules_arguments``."""
+    return getattr(args, "house_rules", None), {name: getattr(args, f"house_{name}", None) for name in SWITCH_FLAGS}
+
+
+def rules_from_options(preset: str | None, switches: dict[str, bool | None], base: HouseRules = ISKO) -> HouseRules:
+    """The rules that ``--rules preset`` and the single switches make, on top of ``base``
+    (the settings' rules) when no preset is named.
+
+    A switch turned off takes the rules that need it along (``--rules pub --no-ramsch``
+    plays without Schieben), unless one of those is asked for by name; a switch asked for
+    without the rule it needs is refused, naming the flags."""
+    rules = HouseRules.named(preset) if preset is not None else base
+    unknown = set(switches) - set(SWITCH_FLAGS)
+    if unknown:
+        raise ValueError(f"no house rule named {', '.join(sorted(unknown))}")
+    wanted = {name: on for name, on in switches.items() if on is not None}
+    values = rules.to_dict()
+    values.update(wanted)
+    for base_rule, dependents in _DEPENDENTS.items():
+        if values[base_rule]:
+            continue
+        for dependent in dependents:
+            if not wanted.get(dependent):
+                values[dependent] = False
+                continue
+            needed = f"{SWITCH_FLAGS[dependent]} needs {_SWITCH_NAMES[base_rule]}"
+            if base_rule in wanted:
+                raise ValueError(f"{needed}, but --no-{SWITCH_FLAGS[base_rule][2:]} turns it off")
+            raise ValueError(f"{needed}: add {SWITCH_FLAGS[base_rule]} (or choose --rules pub)")
+    return HouseRules(**values)
+
+
+def rules_from_arguments(args, base: HouseRules = ISKO) -> HouseRules:
+    """``rules_from_options`` for an ``argparse`` result; raises ValueError with the flags' names."""
+    preset, switches = rules_options(args)
+    return rules_from_options(preset, switches, base)

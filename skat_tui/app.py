@@ -10,8 +10,11 @@ from typing import Any
 from textual.app import App, SystemCommand
 from textual.screen import Screen
 
+from engine.house_rules import ISKO, HouseRules
+
 from .data_lock import DataDirLock, DataDirLocked
 from .persistence import TableSession, load_session, series_save_path
+from .rules_text import rules_label
 from .safe_files import set_aside
 from .settings import Settings, data_dir, load_settings
 
@@ -113,9 +116,10 @@ class SkatApp(App):
             yield SystemCommand("Keys", "Every key binding of the table (?)", table.action_help)
 
 
-def open_session(seed: int | None, new_series: bool = False,
-                 save_path: Path | None = None) -> tuple[TableSession, list[str]]:
-    """The saved series to resume, or a new one; with notices for the user."""
+def open_session(seed: int | None, new_series: bool = False, save_path: Path | None = None,
+                 rules: HouseRules = ISKO) -> tuple[TableSession, list[str]]:
+    """The saved series to resume (with the rules it was started with), or a new one
+    played by ``rules``; with notices for the user."""
     path = save_path or series_save_path()
     notices: list[str] = []
     session = None
@@ -141,8 +145,11 @@ def open_session(seed: int | None, new_series: bool = False,
         if seed is not None and seed != session.seed:
             notices.append(f"Resumed the saved series (seed {session.seed}); --seed {seed} applies to a new "
                            "series (command palette: New series)")
+        if rules != session.rules:
+            notices.append(f"Resumed the saved series, played under {rules_label(session.rules)}; a new series "
+                           f"is played under {rules_label(rules)} (--new, or command palette: New series)")
         return session, notices
-    return TableSession.new(seed, path), notices
+    return TableSession.new(seed, path, rules), notices
 
 
 def run_table(seed: int | None, settings_overrides: dict) -> None:
@@ -156,7 +163,7 @@ def run_table(seed: int | None, settings_overrides: dict) -> None:
     notices: list[str] = []
     try:
         settings = load_settings(notices).with_overrides(overrides)
-    except ValueError as exc:  # a bad --opponent-left/--opponent-right spec or number
+    except ValueError as exc:  # a bad --opponent-left/--opponent-right spec or number, or house rules
         raise SystemExit(f"skat: {exc}") from None
     lock = DataDirLock(data_dir())
     try:
@@ -167,7 +174,7 @@ def run_table(seed: int | None, settings_overrides: dict) -> None:
         notices.append(f"Cannot lock the data folder {data_dir()} ({exc.strerror or exc}); "
                        "saving will likely fail too")
     try:
-        session, session_notices = open_session(seed, new_series)
+        session, session_notices = open_session(seed, new_series, rules=settings.rules)
         app = SkatApp(session=session, settings=settings, notices=notices + session_notices)
         app.run()
     finally:

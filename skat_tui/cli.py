@@ -50,6 +50,8 @@ _SEED = _whole_number(0, MAX_SEED)
 
 
 def _build_parser() -> argparse.ArgumentParser:
+    from engine.house_rules import add_rules_arguments
+
     parser = argparse.ArgumentParser(
         prog="skat",
         description="Skat at the terminal: play against computer opponents, replay and analyze recorded games.",
@@ -59,6 +61,9 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--opponent-right", metavar="SPEC", help="right opponent (same form)")
     parser.add_argument("--german", action="store_true", help="German rank names (B D K A)")
     parser.add_argument("--new", action="store_true", help="start a new series instead of resuming a saved one")
+    add_rules_arguments(parser, "A new series is played by the rules in the settings (the International Skat "
+                                "Order unless changed there), changed by these options for this start; a resumed "
+                                "series keeps its own rules. See docs/house-rules.md.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     replay = sub.add_parser("replay", help="replay recorded games (ISS format)")
@@ -199,6 +204,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 def _open_table(args: argparse.Namespace) -> int:
+    from engine.house_rules import rules_options
     from skat_tui.app import run_table
 
     overrides = {}
@@ -210,6 +216,9 @@ def _open_table(args: argparse.Namespace) -> int:
         overrides["german"] = True
     if args.new:
         overrides["new"] = True
+    preset, switches = rules_options(args)
+    if preset is not None or any(on is not None for on in switches.values()):
+        overrides["rules"] = (preset, switches)
     run_table(args.seed, overrides)
     return 0
 
@@ -227,8 +236,21 @@ def _serve(args: argparse.Namespace) -> int:
         if value:
             command += [option, value]
     command += ["--german"] * args.german + ["--new"] * args.new
+    command += _rules_flags(args)
     Server(shlex.join(command), host=args.host, port=args.port, title="Skat").serve()
     return 0
+
+
+def _rules_flags(args: argparse.Namespace) -> list[str]:
+    """The house-rule options given, as flags again (for the table that ``serve`` starts)."""
+    from engine.house_rules import SWITCH_FLAGS, rules_options
+
+    preset, switches = rules_options(args)
+    flags = [] if preset is None else ["--rules", preset]
+    for name, on in switches.items():
+        if on is not None:
+            flags.append(SWITCH_FLAGS[name] if on else "--no-" + SWITCH_FLAGS[name][2:])
+    return flags
 
 
 def _open_replay(path: str) -> int:

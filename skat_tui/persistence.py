@@ -1,7 +1,9 @@
 """Nothing is lost: the series in progress is saved after every move, and
 every finished game is appended to a record file.
 
-The save file is JSON: the series seed, every finished game and the current
+The save file is JSON: the series seed, the house rules the series is played
+by (a save without them is from before house rules: the International Skat
+Order), every finished game and the current
 one as a deal plus its moves in ISS notation (as the record file writes them).  Results are not stored; they are
 recomputed by replaying the moves with ``GameState``, so a save can never
 disagree with the rules.  Writes go to a temporary file (named with the
@@ -24,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import Card, CardSet
+from engine.house_rules import ISKO, HouseRules
 from engine.game import (
     Bid, Deal, Declare, Discard, GameState, Hold, Leave, Move, Pass, PickUp, Play, Resign, ShowCards,
 )
@@ -46,9 +49,9 @@ SeatMove = tuple[int, Move]
 # ---------------------------------------------------------------- games as JSON
 
 
-def encode_game(deal: Deal, moves: Iterable[SeatMove]) -> dict[str, Any]:
+def encode_game(deal: Deal, moves: Iterable[SeatMove], rules: HouseRules = ISKO) -> dict[str, Any]:
     """The deal and each move as ``[seat, ISS notation]`` (the full state's moves)."""
-    state = GameState.new(deal)
+    state = GameState.new(deal, rules=rules)
     encoded = []
     for seat, move in moves:
         encoded.append([seat, state.iss(move)])
@@ -56,14 +59,15 @@ def encode_game(deal: Deal, moves: Iterable[SeatMove]) -> dict[str, Any]:
     return {"deal": [c.name for c in deal.order()], "moves": encoded}
 
 
-def decode_game(data: dict[str, Any], version: int = SAVE_VERSION) -> tuple[Deal, list[SeatMove]]:
+def decode_game(data: dict[str, Any], version: int = SAVE_VERSION,
+                rules: HouseRules = ISKO) -> tuple[Deal, list[SeatMove]]:
     """The deal and the moves of ``encode_game``'s form (or of a version 1 save,
     which wrote each move as a kind and its arguments); raises ValueError or
     IllegalMoveError if they do not make a game."""
     if not isinstance(data, dict) or not isinstance(data.get("deal"), list) or not isinstance(data.get("moves"), list):
         raise ValueError("a game must have a deal and a list of moves")
     deal = Deal.from_order([Card.from_str(c) for c in data["deal"]])
-    state = GameState.new(deal)
+    state = GameState.new(deal, rules=rules)
     for item in data["moves"]:
         seat = int(item[0])
         state.push(_version_1_move(item[1:]) if version == 1 else state.parse_iss(item[1], seat))
@@ -93,9 +97,9 @@ def _version_1_move(data: list[Any]) -> Move:
     raise ValueError(f"unknown move kind {kind!r}")
 
 
-def replay_moves(deal: Deal, moves: Iterable[SeatMove]) -> GameState:
+def replay_moves(deal: Deal, moves: Iterable[SeatMove], rules: HouseRules = ISKO) -> GameState:
     """The full state after ``moves``; raises IllegalMoveError if they do not fit."""
-    state = GameState.new(deal)
+    state = GameState.new(deal, rules=rules)
     state.push_many(move for _, move in moves)
     return state
 
@@ -132,12 +136,14 @@ class TableSession:
     """Told when a save or a record fails (the table shows it); play goes on without saving."""
     _reported: set[str] = field(default_factory=set, repr=False)
     """Failures already told since the last good save."""
+    rules: HouseRules = ISKO
+    """The rules of this series, fixed when it starts (a change in the settings waits for the next series)."""
 
     @classmethod
-    def new(cls, seed: int | None, save_path: Path | None = None) -> TableSession:
+    def new(cls, seed: int | None, save_path: Path | None = None, rules: HouseRules = ISKO) -> TableSession:
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 31)
-        return cls(seed=seed, save_path=save_path)
+        return cls(seed=seed, save_path=save_path, rules=rules)
 
     # --- seats ---------------------------------------------------------
 
@@ -171,7 +177,7 @@ class TableSession:
     def start_game(self) -> GameState:
         """Deal the next game (or keep the one in progress)."""
         if self.state is None or self.state.is_over:
-            self.state = GameState.new(deal_for(self.seed, self.game_number))
+            self.state = GameState.new(deal_for(self.seed, self.game_number), rules=self.rules)
             self.save()
         return self.state
 
@@ -218,7 +224,7 @@ class TableSession:
             for index in range(self.recorded, len(self.finished)):
                 if f"ID[{self.game_id(index)}]" not in existing:
                     game = self.finished[index]
-                    append_record(replay_moves(game.deal, game.moves), self.game_id(index),
+                    append_record(replay_moves(game.deal, game.moves, self.rules), self.game_id(index),
                                   tuple(TABLE_NAMES[p] for p in game.seats), self.records_dir())
                 self.recorded = index + 1
         except OSError as exc:
@@ -231,10 +237,10 @@ class TableSession:
     # --- saving --------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        games = [encode_game(g.deal, g.moves) for g in self.finished]
+        games = [encode_game(g.deal, g.moves, self.rules) for g in self.finished]
         current = None
         if self.state is not None:
-            current = encode_game(self.state.deal, self.state.moves)
+            current = encode_game(self.state.deal, self.state.moves, self.rules)
             if self.state.is_over:
                 # The save with the last move already counts the game as finished:
                 # no later write is needed to score it.
@@ -244,6 +250,7 @@ class TableSession:
             "version": SAVE_VERSION,
             "seed": self.seed,
             "first_dealer": self.series.first_dealer,
+            "rules": self.rules.to_dict(),
             "games": games,
             "recorded": self.recorded,
             "current": current,
@@ -268,19 +275,23 @@ class TableSession:
         if not isinstance(games, list):
             raise ValueError("games must be a list")
         recorded = data.get("recorded", len(games))
-        session = cls(seed=seed, series=Series(TABLE_NAMES, first_dealer), save_path=save_path)
+        try:
+            rules = HouseRules.from_dict(data["rules"]) if "rules" in data else ISKO
+        except ValueError as exc:
+            raise ValueError(f"rules: {exc}") from None
+        session = cls(seed=seed, series=Series(TABLE_NAMES, first_dealer), save_path=save_path, rules=rules)
         for raw in games:
-            deal, moves = decode_game(raw, version)
+            deal, moves = decode_game(raw, version, rules)
             seats = session.seats
-            state = replay_moves(deal, moves)
+            state = replay_moves(deal, moves, rules)
             if not state.is_over:
                 raise ValueError(f"game {len(session.finished) + 1} of the save is not finished")
             session.series.record(state.result())
             session.finished.append(FinishedGame(deal, moves, seats))
         session.recorded = max(0, min(_whole_number(recorded, "recorded"), len(session.finished)))
         if data.get("current"):
-            deal, moves = decode_game(data["current"], version)
-            session.state = replay_moves(deal, moves)
+            deal, moves = decode_game(data["current"], version, rules)
+            session.state = replay_moves(deal, moves, rules)
             if session.state.is_over:
                 session._score_current()
         return session

@@ -1,4 +1,4 @@
-"""User settings: opponents, display, pacing; persisted as JSON in the config dir.
+"""User settings: opponents, display, pacing, house rules; persisted as JSON in the config dir.
 
 ``SKAT_CONFIG_DIR`` and ``SKAT_DATA_DIR`` override the platform directories
 (tests point them at temporary directories).
@@ -15,6 +15,7 @@ from typing import Any
 
 import platformdirs
 
+from engine.house_rules import ISKO, HouseRules, rules_from_options
 from engine.limits import Limit
 from engine.players.registry import OPPONENT_KINDS
 
@@ -143,6 +144,8 @@ class Settings:
     """Least seconds an AI move takes on screen, so a human can follow the play."""
     hint: OpponentSettings = field(default_factory=lambda: OpponentSettings(kind="mcu", budget=1.0))
     """The player that answers the hint key."""
+    rules: HouseRules = ISKO
+    """The rules a new series is played by (a series keeps the rules it started with)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -154,6 +157,8 @@ class Settings:
         if not isinstance(self.german, bool):
             raise ValueError(f"german must be true or false, not {self.german!r}")
         self.ai_delay = check_number(self.ai_delay, "ai_delay", low=0, high=MAX_AI_DELAY)
+        if not isinstance(self.rules, HouseRules):
+            raise ValueError(f"rules must be house rules, not {self.rules!r}")
 
     @classmethod
     def from_json(cls, data: Any) -> Settings:
@@ -189,6 +194,7 @@ class Settings:
             german=data.get("german", default.german),
             ai_delay=data.get("ai_delay", default.ai_delay),
             hint=opponent(data.get("hint"), default.hint, "hint"),
+            rules=HouseRules.from_dict(data["rules"]) if "rules" in data else default.rules,
         )
         settings.check()
         return settings
@@ -199,7 +205,9 @@ class Settings:
         Keys: ``left``/``right`` (West/East as engine player specs such as
         ``mcu:time=2``), ``west``/``east`` (player kind), ``budget``, ``simulations``,
         ``evaluation``, ``repetitions`` (both opponents), ``west.budget`` style
-        keys for one opponent, ``german``, ``ai_delay``.  Other keys (such as
+        keys for one opponent, ``german``, ``ai_delay``, ``rules`` (``--rules`` and the
+        single switches as ``(preset or None, {switch: True/False/None})``, on top of
+        the saved rules).  Other keys (such as
         ``new_series``) are left to the caller.
         """
         result = Settings.from_json(self.to_json())
@@ -223,6 +231,9 @@ class Settings:
                     setattr(target, key, value)
             elif key in ("german", "ai_delay"):
                 setattr(result, key, type(getattr(result, key))(value))
+            elif key == "rules":
+                preset, switches = value
+                result.rules = rules_from_options(preset, switches, base=result.rules)
         result.check()
         return result
 
@@ -275,7 +286,7 @@ def changed_settings(base: Settings, shown: Settings, edited: Settings) -> Setti
         for f in fields(OpponentSettings):
             if getattr(before, f.name) != getattr(after, f.name):
                 setattr(target, f.name, getattr(after, f.name))
-    for name in ("german", "ai_delay"):
+    for name in ("german", "ai_delay", "rules"):
         if getattr(shown, name) != getattr(edited, name):
             setattr(result, name, getattr(edited, name))
     return result

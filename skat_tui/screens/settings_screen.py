@@ -1,4 +1,4 @@
-"""The settings screen: opponents, hint player, display; returns new Settings."""
+"""The settings screen: opponents, hint player, display, house rules; returns new Settings."""
 
 from __future__ import annotations
 
@@ -8,7 +8,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
+from engine.house_rules import PRESETS, SWITCH_TITLES, HouseRules
+
+from ..rules_text import rules_label
 from ..settings import EVALUATIONS, OPPONENT_KINDS, OPPONENT_NAMES, OpponentSettings, Settings
+
+RULE_PRESETS = [("International Skat Order", "isko"), ("Pub rules", "pub"), ("Custom", "custom")]
 
 
 def _optional_float(text: str) -> float | None:
@@ -26,9 +31,11 @@ class SettingsScreen(ModalScreen[Settings | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, series_rules: HouseRules | None = None) -> None:
         super().__init__()
         self.settings = settings
+        self.series_rules = series_rules
+        """The rules of the series at the table, which a change here does not touch."""
 
     def _player_rows(self, key: str, title: str, opponent: OpponentSettings) -> ComposeResult:
         yield Label(title, classes="settings-title")
@@ -62,10 +69,45 @@ class SettingsScreen(ModalScreen[Settings | None]):
             with Horizontal(classes="settings-row"):
                 yield Label("least seconds per AI move", classes="settings-label wide-label")
                 yield Input(f"{self.settings.ai_delay:g}", type="number", id="ai-delay", compact=True)
+            yield from self._rules_rows()
             yield Static("", id="settings-error")
             with Horizontal(classes="buttons"):
                 yield Button("Save (Ctrl+S)", id="save", variant="primary")
                 yield Button("Cancel (Esc)", id="cancel")
+
+    def _rules_rows(self) -> ComposeResult:
+        rules = self.settings.rules
+        yield Label("House rules (for the next series)", classes="settings-title")
+        if self.series_rules is not None:
+            yield Static(f"This series is played under {rules_label(self.series_rules)}; a change here applies "
+                         "to the next series (command palette: New series).", id="rules-note")
+        with Horizontal(classes="settings-row"):
+            yield Label("rules", classes="settings-label")
+            yield Select(RULE_PRESETS, value=rules.name, allow_blank=False, id="rules-preset", compact=True)
+        for name, title in SWITCH_TITLES.items():
+            with Horizontal(classes="settings-row"):
+                yield Label(title[0].upper() + title[1:], classes="settings-label rules-label")
+                yield Switch(getattr(rules, name), id=f"rule-{name.replace('_', '-')}")
+
+    def _rule_switch(self, name: str) -> Switch:
+        return self.query_one(f"#rule-{name.replace('_', '-')}", Switch)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A preset sets every switch; 'custom' leaves them to be set one by one."""
+        if event.select.id != "rules-preset" or event.value not in PRESETS:
+            return
+        for name, on in PRESETS[str(event.value)].to_dict().items():
+            self._rule_switch(name).value = on
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        if not (event.switch.id or "").startswith("rule-"):
+            return
+        switches = {name: self._rule_switch(name).value for name in SWITCH_TITLES}
+        preset = next((name for name, rules in PRESETS.items() if rules.to_dict() == switches), "custom")
+        self.query_one("#rules-preset", Select).value = preset
+
+    def _read_rules(self) -> HouseRules:
+        return HouseRules(**{name: self._rule_switch(name).value for name in SWITCH_TITLES})
 
     def _read_player(self, key: str, before: OpponentSettings) -> OpponentSettings:
         kind = str(self.query_one(f"#{key}-kind", Select).value)
@@ -86,6 +128,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
             german=self.query_one("#german", Switch).value,
             ai_delay=_optional_float(self.query_one("#ai-delay", Input).value) or 0.0,
             hint=self._read_player("hint", self.settings.hint),
+            rules=self._read_rules(),  # "Schieben needs Ramsch" and the like: shown, nothing saved
         )
         for player in (*settings.opponents, settings.hint):
             player.limit()  # Limit validates the budget

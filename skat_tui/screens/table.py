@@ -34,6 +34,7 @@ from ..ai_runner import AIRunner
 from ..messages import CardClicked
 from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession
 from ..players import PlayerChoice, resolve_player
+from ..rules_text import rules_label, rules_tag
 from ..settings import Settings, save_settings_changes
 from ..widgets.cards import HandRow
 from ..widgets.debug_panel import DebugPanel
@@ -409,6 +410,8 @@ class TableScreen(Screen):
         players = tuple(self.player_label(self.positions[s]) for s in range(3))
         prefix = f"Game {self.session.game_number if not self._result_pending else len(self.session.series.entries)}"
         prefix += f" · seed {self.session.seed} · "
+        if rules_tag(self.session.rules):
+            prefix += f"{rules_tag(self.session.rules)} · "
         self.query_one(TableView).show(
             view, self.human_seat, self.names, german=self.settings.german, players=players,
             info_prefix=prefix, legal=legal, selected=self.selected, scores=self._score_text(),
@@ -658,8 +661,12 @@ class TableScreen(Screen):
                 self.notify(f"Settings not saved: {exc}", severity="error")
             self.seat_players()  # takes effect with the next decision
             self.refresh_table()
+            if settings.rules != shown.rules and settings.rules != self.session.rules:
+                self.notify(f"The next series is played under {rules_label(settings.rules)} (command palette: "
+                            f"New series); this series keeps {rules_label(self.session.rules)}.",
+                            title="House rules", timeout=10)
 
-        self.app.push_screen(SettingsScreen(self.settings), callback=saved)
+        self.app.push_screen(SettingsScreen(self.settings, self.session.rules), callback=saved)
 
     def report_file_error(self, message: str) -> None:
         self.notify(message, title="Not saved", severity="error", timeout=12)
@@ -691,7 +698,7 @@ class TableScreen(Screen):
             self.stop_thinking()
             self.session.discard_save()
             path = self.session.save_path
-            self.session = TableSession.new(None, path)
+            self.session = TableSession.new(None, path, self.settings.rules)
             self.session.report = self.report_file_error
             self.app.session = self.session
             self.seat_players()
