@@ -1,4 +1,5 @@
-"""One AI decision as a table: the debug panel's body and `skat analyze`'s report."""
+"""One AI decision as a table: the debug panel's body and `skat analyze`'s report
+(a card decision, or a bidding, skat, discard or declaration decision)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.analysis import Analysis, CardStats
-from engine.cards import cards_of
+from engine.cards import CardSet, cards_of
+from engine.players.contract_analysis import ContractAnalysis, ContractCandidate
 from engine.rules import SEAT_NAMES
 
 from .widgets.cards import card_text, cards_text
@@ -130,3 +132,108 @@ def analysis_report(record, state, analysis: Analysis, trick: int, card: int, ge
     player = analysis.player.partition(":")[0].upper()  # "mcu:eval=step": the parameters are shown apart
     lines.append(Text(f"{player}: {analysis.simulations} worlds{limit}{evaluated}{chosen}{note}", style="bold"))
     return Group(*lines, analysis_table(analysis, german))
+
+
+# ---------------------------------------------------------------- contract decisions
+
+PHASE_WORDS = {"bidding": "bidding", "skat": "skat or hand", "discard": "discard", "declare": "declaration"}
+
+
+def is_contract(analysis) -> bool:
+    """Whether ``analysis`` is of a bidding, skat, discard or declaration decision."""
+    return isinstance(analysis, ContractAnalysis)
+
+
+def candidate_label(candidate: ContractCandidate, german: bool = False) -> str:
+    if candidate.declaration is None:
+        return "Skat" if german else "take the skat"
+    return describe_declaration(candidate.declaration, german)
+
+
+def contract_verdict(analysis: ContractAnalysis, german: bool = False) -> str:
+    """What the analysis comes to, e.g. 'bidding at 20: goes up to 36'."""
+    chosen = analysis.chosen
+    what = f"{PHASE_WORDS.get(analysis.phase, analysis.phase)} at {analysis.bid}"
+    if analysis.phase == "bidding":
+        limit = analysis.bid_limit or 0
+        if analysis.passes:
+            return f"{what}: passes" + (f" (goes up to {limit})" if limit else "")
+        return f"{what}: goes up to {limit}" + (f" for {candidate_label(chosen, german)}" if chosen else "")
+    if chosen is None:
+        return what
+    if chosen.discard is not None and analysis.phase == "discard":
+        cards = CardSet(chosen.discard).unicode(german)
+        return f"{what}: puts away {cards} for {candidate_label(chosen, german)}"
+    if chosen.declaration is None:
+        return f"{what}: takes the skat"
+    return f"{what}: declares {candidate_label(chosen, german)}"
+
+
+def describe_contract(analysis: ContractAnalysis, seat_name: str, german: bool = False) -> str:
+    """The heading: who, how far the search is, and what it comes to."""
+    if analysis.simulations == 0 and not any(c.simulations for c in analysis.candidates):
+        return f"{seat_name} ({analysis.player}): hand estimates, no worlds · {contract_verdict(analysis, german)}"
+    state = "final" if analysis.final else "thinking"
+    limit = f" of {analysis.limit}" if analysis.limit else ""
+    verdict = f" · {contract_verdict(analysis, german)}" if analysis.final else ""
+    return (f"{seat_name} ({analysis.player}, {state}): {analysis.simulations} worlds, "
+            f"{analysis.elapsed:.1f} s{limit}{verdict}")
+
+
+def contract_measure_line(analysis: ContractAnalysis) -> str:
+    """What the columns are; the heuristic's reason instead of the histogram's."""
+    if not any(c.simulations for c in analysis.candidates):
+        return f"estimated win chance and expected score · {analysis.note}" if analysis.note \
+            else "estimated win chance and expected score"
+    note = f" · {analysis.note}" if analysis.note else ""
+    return (f"declarer's card points ≤30 ≤60 ≤89 ≥90; expected Seeger-Fabian score at {analysis.bid}"
+            f"{note}")
+
+
+def contract_rows(analysis: ContractAnalysis, german: bool = False) -> list[tuple[str, ...]]:
+    """Plain rows (chosen mark, game, put away, points, win, schneider, expected, worlds),
+    best expected score first."""
+    searched = any(c.simulations for c in analysis.candidates)
+    rows = []
+    for c in sorted(analysis.candidates, key=lambda c: -c.expected):
+        rows.append(("▶" if c.chosen else "", candidate_label(c, german),
+                     CardSet(c.discard).unicode(german) if c.discard else "",
+                     sparkline(c.histogram) if searched else "", f"{c.win_share:.0%}",
+                     f"{c.schneider_share:.0%}" if searched else "", f"{c.expected:.1f}",
+                     str(c.simulations) if searched else ""))
+    return rows
+
+
+def contract_table(analysis: ContractAnalysis, german: bool = False) -> Table:
+    """Per candidate, best expected score first: the game (and discard), the declarer's
+    card points, win and schneider shares, expected score and worlds; the chosen one ▶."""
+    searched = any(c.simulations for c in analysis.candidates)
+    with_discard = any(c.discard for c in analysis.candidates)
+    table = Table(box=None, pad_edge=False, expand=False, show_edge=False, padding=(0, 1))
+    table.add_column("")
+    table.add_column("game")
+    if with_discard:
+        table.add_column("put away", no_wrap=True)
+    if searched:
+        table.add_column("points", no_wrap=True)
+    table.add_column("win", justify="right")
+    if searched:
+        table.add_column("schn", justify="right")
+    table.add_column("exp", justify="right")
+    if searched:
+        table.add_column("sims", justify="right")
+    for c, (mark, game, _, points, win, schneider, expected, sims) in zip(
+            sorted(analysis.candidates, key=lambda c: -c.expected), contract_rows(analysis, german)):
+        cells: list = [Text(mark, style="bold green"), game]
+        if with_discard:
+            cells.append(cards_text(list(cards_of(c.discard)), german) if c.discard else "")
+        if searched:
+            cells.append(Text(points, style="cyan"))
+        cells.append(win)
+        if searched:
+            cells.append(schneider)
+        cells.append(expected)
+        if searched:
+            cells.append(sims)
+        table.add_row(*cells, style="bold" if c.chosen else "")
+    return table

@@ -12,14 +12,16 @@ from ..analysis import Analysis
 from ..game import GameState, Move
 from ..scoring import Declaration
 from ..limits import Limit
+from .contract_analysis import ContractAnalysis
 
-AnalysisCallback = Callable[[Analysis], None]
+AnalysisCallback = Callable[[Analysis | ContractAnalysis], None]
 
 
 @dataclass(frozen=True)
 class Decision:
     move: Move
-    analysis: Analysis | None = None
+    analysis: Analysis | ContractAnalysis | None = None
+    """Why: per legal card in the card play, per candidate game before it."""
     plan: Declaration | None = None
     """With a discard: the game the player means to declare after it."""
 

@@ -39,7 +39,9 @@ from __future__ import annotations
 
 import random
 import threading
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -49,7 +51,7 @@ from ..rules import BID_VALUES, FOREHAND, GameType
 from ..sampling import WorldSampler
 from ..scoring import Declaration, evaluate
 from . import hand_eval
-from .contract_analysis import ContractAnalysis, ContractCandidate
+from .contract_analysis import ContractAnalysis, ContractCandidate, game_name
 from .playout import PublicPosition, playout_worlds
 
 PASS_WORTH = 0.0
@@ -59,19 +61,13 @@ DEFENDER_BONUS = 80
 BATCH_WORLDS = 25
 """Worlds per batch; ``stop`` is checked between batches."""
 
+Report = Callable[[ContractAnalysis], None]
+
 HAND_CANDIDATES = (
     *(Declaration(g, hand=True) for g in (*hand_eval.SUIT_GAMES, GameType.GRAND)),
     Declaration(GameType.NULL, hand=True),
     Declaration(GameType.NULL, hand=True, ouvert=True),
 )
-
-
-def game_name(decl: Declaration) -> str:
-    """The game as ``skat replay --json`` names it, with its variants."""
-    name = decl.game.name.lower()
-    extras = [w for w, on in (("hand", decl.hand), ("schneider", decl.schneider), ("schwarz", decl.schwarz),
-                              ("ouvert", decl.ouvert)) if on]
-    return " ".join([name, *extras])
 
 
 @dataclass
@@ -121,7 +117,7 @@ def _play(decl: Declaration, declarer: int, hands: list[tuple[int, int, int]], s
 
 def _score(decl: Declaration, declarer: int, twelve: Mask, row: np.ndarray) -> tuple[int, bool, int, bool]:
     result = evaluate(declarer, decl, 0, twelve, int(row[0]), int(row[2]), int(row[3]))
-    return result.game_value, result.won, int(row[0]), bool(result.schneider)
+    return result.game_value, result.won, int(row[0]), bool(result.won and result.schneider)
 
 
 @dataclass
@@ -175,6 +171,8 @@ class HandEvaluation:
 class SearchBidder:
     """The search-based decisions before the card play, for MCU and PIMC."""
 
+    name = "search"
+
     def __init__(self, simulations: int = 100, seed: int | None = None, risk: float = 0.0,
                  informed: bool = True) -> None:
         if simulations < 1:
@@ -187,6 +185,11 @@ class SearchBidder:
         self._plans: dict[tuple[Mask, Mask], Declaration] = {}
         self.last_analysis: ContractAnalysis | None = None
         """The analysis of the latest decision (candidates, chosen one marked)."""
+        self.last_plan: Declaration | None = None
+        """After a discard: the game it was chosen for."""
+        self._report: Report | None = None
+        self._deadline: float | None = None
+        self._started = time.perf_counter()
 
     def new_game(self) -> None:
         self._cache.clear()
@@ -194,58 +197,101 @@ class SearchBidder:
 
     # ------------------------------------------------------------ moves
 
-    def choose(self, view: GameState, simulations: int | None = None, stop: threading.Event | None = None):
+    def choose(self, view: GameState, simulations: int | None = None, stop: threading.Event | None = None,
+               *, report: Report | None = None, deadline: float | None = None):
+        """The move for the seat to move; ``last_analysis`` (and ``last_plan`` after a discard)
+        say why.  ``report`` gets a snapshot of the analysis after each batch of worlds;
+        ``stop`` and ``deadline`` (``time.perf_counter``) end the search after the batch
+        in progress (one batch at least)."""
+        self._started = time.perf_counter()
+        self._report, self._deadline = report, deadline
+        self.last_plan = self.last_analysis = None
         worlds = simulations or self.simulations
         if view.phase == Phase.BIDDING:
             return self._bidding_move(view, worlds, stop)
         if view.phase == Phase.SKAT:
             return self._skat_move(view, worlds, stop)
         if view.phase == Phase.DISCARD:
-            return Discard(self._plan_after_skat(view, worlds, stop)[1])
+            self.last_plan, discard = self._plan_after_skat(view, worlds, stop)
+            return Discard(discard)
         if view.phase == Phase.DECLARE:
             return Declare(self._declaration(view, worlds, stop))
         raise ValueError(f"no contract decision in phase {view.phase.value}")
 
-    def bid_limit(self, view: GameState, worlds: int, stop=None) -> int:
-        """The highest bid whose best candidate still beats passing (0: pass)."""
-        evaluation = self.evaluate_hand(view, worlds, stop)
+    def _stopped(self, stop: threading.Event | None) -> bool:
+        deadline = getattr(self, "_deadline", None)
+        return (stop is not None and stop.is_set()) or (deadline is not None and time.perf_counter() >= deadline)
+
+    def _snapshot(self, analysis: ContractAnalysis) -> None:
+        report = getattr(self, "_report", None)
+        if report is not None:
+            report(analysis)
+
+    def _stamped(self, analysis: ContractAnalysis, final: bool) -> ContractAnalysis:
+        elapsed = time.perf_counter() - getattr(self, "_started", time.perf_counter())
+        return replace(analysis, final=final, elapsed=elapsed)
+
+    @staticmethod
+    def _limit_of(evaluation: HandEvaluation, risk: float) -> int:
         limit = 0
         for bid in BID_VALUES:
-            if evaluation.expected(bid)[0] > PASS_WORTH + self.risk:
+            if evaluation.expected(bid)[0] > PASS_WORTH + risk:
                 limit = bid
             elif limit:
                 break
         return limit
 
+    def bid_limit(self, view: GameState, worlds: int, stop=None) -> int:
+        """The highest bid whose best candidate still beats passing (0: pass)."""
+        return self._limit_of(self.evaluate_hand(view, worlds, stop), self.risk)
+
     def _bidding_move(self, view, worlds, stop):
-        most = self.bid_limit(view, worlds, stop)
-        self.last_analysis = self._bidding_analysis(view, worlds, stop, view.next_bid() or view.bid, most)
+        stake = view.bid if view.awaiting_listener else (view.next_bid() or view.bid)
+
+        def progress(evaluation: HandEvaluation) -> None:
+            limit = self._limit_of(evaluation, self.risk)
+            self._snapshot(self._stamped(self._bidding_analysis(view, evaluation, stake, limit), False))
+
+        evaluation = self.evaluate_hand(view, worlds, stop, progress)
+        most = self._limit_of(evaluation, self.risk)
+        self.last_analysis = self._stamped(self._bidding_analysis(view, evaluation, stake, most), True)
         if view.awaiting_listener:
             return Hold() if view.bid <= most else Pass()
         step = view.next_bid()
         return Bid(step) if step is not None and step <= most else Pass()
 
     def _skat_move(self, view, worlds, stop):
-        evaluation = self.evaluate_hand(view, worlds, stop)
+        def progress(evaluation: HandEvaluation) -> None:
+            hand = evaluation.expected(view.bid)[1]
+            self._snapshot(self._stamped(self._bidding_analysis(view, evaluation, view.bid, None, hand), False))
+
+        evaluation = self.evaluate_hand(view, worlds, stop, progress)
         _, hand_decl = evaluation.expected(view.bid)
-        self.last_analysis = self._bidding_analysis(view, worlds, stop, view.bid, None, hand_decl)
-        if hand_decl is not None and view.declaration_problem(hand_decl) is None:
+        if hand_decl is not None and view.declaration_problem(hand_decl) is not None:
+            hand_decl = None
+        self.last_analysis = self._stamped(self._bidding_analysis(view, evaluation, view.bid, None, hand_decl),
+                                           True)
+        if hand_decl is not None:
             return Declare(hand_decl)
         return PickUp(view.skat if view.skat_known else None)
 
     # ------------------------------------------------------------ before the skat
 
-    def evaluate_hand(self, view: GameState, worlds: int, stop=None) -> HandEvaluation:
+    def evaluate_hand(self, view: GameState, worlds: int, stop=None,
+                      progress: Callable[[HandEvaluation], None] | None = None) -> HandEvaluation:
+        """The hand's candidates over ``worlds`` sampled worlds (cached for the game);
+        ``progress`` gets the evaluation so far after each batch."""
         seat = view.perspective if view.perspective is not None else view.to_move
         if view.phase == Phase.SKAT:
             seat = view.declarer
         hand = view.hands[seat]
         key = (hand, seat)
         if key not in self._cache:
-            self._cache[key] = self._evaluate(view, seat, hand, worlds, stop)
+            self._cache[key] = self._evaluate(view, seat, hand, worlds, stop, progress)
         return self._cache[key]
 
-    def _evaluate(self, view: GameState, seat: int, hand: Mask, worlds: int, stop) -> HandEvaluation:
+    def _evaluate(self, view: GameState, seat: int, hand: Mask, worlds: int, stop,
+                  progress: Callable[[HandEvaluation], None] | None = None) -> HandEvaluation:
         sampler = WorldSampler(view, self.informed)
         seed = self.rng.getrandbits(62)
         hand_cols: dict[Declaration, list] = {d: [] for d in HAND_CANDIDATES}
@@ -254,7 +300,7 @@ class SearchBidder:
         done = 0
         batch = 0
         while done < worlds:
-            if stop is not None and stop.is_set() and done > 0:
+            if done > 0 and self._stopped(stop):
                 break
             size = min(BATCH_WORLDS, worlds - done)
             rng = random.Random(seed * 1_000_003 + batch)
@@ -279,20 +325,30 @@ class SearchBidder:
             skat_results += results
             done += size
             batch += 1
+            if progress is not None and done < worlds:
+                progress(HandEvaluation([_outcomes(d, cols) for d, cols in hand_cols.items()],
+                                        list(skat_options), list(skat_results)))
         hand_games = [_outcomes(d, cols) for d, cols in hand_cols.items()]
         return HandEvaluation(hand_games, skat_options, skat_results)
 
-    def _bidding_analysis(self, view, worlds, stop, bid, limit, chosen_hand=None) -> ContractAnalysis:
-        evaluation = self.evaluate_hand(view, worlds, stop)
+    def _bidding_analysis(self, view: GameState, evaluation: HandEvaluation, bid: int, limit: int | None,
+                          hand: Declaration | None = None) -> ContractAnalysis:
+        """Bidding (``limit`` given): the best candidate at ``bid`` is marked unless the bidder
+        passes.  Skat: ``hand`` is the hand game declared (None: the skat is taken)."""
+        choosing = True
+        if limit is not None:
+            choosing = limit >= bid
+            hand = evaluation.expected(bid)[1] if choosing else None
         skat = evaluation.skat_outcomes(bid)
         skat_best = float(evaluation.skat_scores(bid).mean())
-        candidates = [ContractCandidate.of("skat", None, skat, skat_best, chosen_hand is None)]
+        candidates = [ContractCandidate.of("skat", None, skat, skat_best, choosing and hand is None)]
         for outcome in evaluation.hand_games:
             candidates.append(ContractCandidate.of(game_name(outcome.declaration), None, outcome,
                                                    float(outcome.scores(bid).mean()),
-                                                   outcome.declaration == chosen_hand))
+                                                   choosing and outcome.declaration == hand, outcome.declaration))
         seat = view.declarer if view.phase == Phase.SKAT else view.to_move
-        return ContractAnalysis(view.phase.value, seat, bid, evaluation.simulations, tuple(candidates), limit)
+        return ContractAnalysis(view.phase.value, seat, bid, evaluation.simulations, tuple(candidates), limit,
+                                player=self.name)
 
     # ------------------------------------------------------------ after the skat
 
@@ -303,6 +359,7 @@ class SearchBidder:
         no declaration at the bid."""
         extra = hand_eval.Option(declaration, 0, 0.0, discard)
         self.last_analysis = None
+        self._report = self._deadline = None
         self._plan_after_skat(view, simulations or self.simulations, None, extra)
         return self.last_analysis
 
@@ -319,39 +376,65 @@ class SearchBidder:
         if not options:
             option = hand_eval.choose_best(hand_eval.declaration_options(cards, seat), view.bid)
             return option.declaration, option.discard
+        best = self._value_options(view, cards, options, own, worlds, stop)
+        self._plans[(cards & ~best.discard, best.discard)] = best.declaration
+        return best.declaration, best.discard
+
+    def _value_options(self, view: GameState, twelve: Mask, options: list[hand_eval.Option], own: int,
+                       worlds: int, stop, planned: Declaration | None = None) -> hand_eval.Option:
+        """Each option (a game and its discard) played out over the same sampled worlds, batch
+        by batch with a snapshot after each; the best of the first ``own`` is chosen (``planned``
+        instead, if given) and ``last_analysis`` lists them all."""
+        seat = view.declarer
         sampler = WorldSampler(view, self.informed)
-        seed = self.rng.getrandbits(62)
-        rng = random.Random(seed)
-        sample = []
-        while len(sample) < worlds:
-            if stop is not None and stop.is_set() and sample:
-                break
-            sample += [sampler.sample(rng) for _ in range(min(BATCH_WORLDS, worlds - len(sample)))]
-        candidates, best = [], None
-        for number, option in enumerate(options):
-            kept = cards & ~option.discard
-            hands = [_with_hand(w.hands, seat, kept) for w in sample]
-            rows = _play(option.declaration, seat, hands, [option.discard] * len(sample), True, rng.getrandbits(62))
-            outcome = _outcomes(option.declaration, [_score(option.declaration, seat, cards, r) for r in rows])
-            expected = float(outcome.scores(view.bid).mean())
-            candidates.append((option, outcome, expected))
-            if number < own and (best is None or expected > best[2]):
-                best = (option, outcome, expected)
-        self.last_analysis = ContractAnalysis(
-            view.phase.value, seat, view.bid, len(sample),
-            tuple(ContractCandidate.of(game_name(o.declaration), o.discard, out, e, o is best[0])
-                  for o, out, e in candidates), None)
-        self._plans[(cards & ~best[0].discard, best[0].discard)] = best[0].declaration
-        return best[0].declaration, best[0].discard
+        rng = random.Random(self.rng.getrandbits(62))
+        rows: list[list[tuple[int, bool, int, bool]]] = [[] for _ in options]
+        done = 0
+        while done < worlds and not (done > 0 and self._stopped(stop)):
+            sample = [sampler.sample(rng) for _ in range(min(BATCH_WORLDS, worlds - done))]
+            for number, option in enumerate(options):
+                hands = [_with_hand(w.hands, seat, twelve & ~option.discard) for w in sample]
+                played = _play(option.declaration, seat, hands, [option.discard] * len(sample), True,
+                               rng.getrandbits(62))
+                rows[number] += [_score(option.declaration, seat, twelve, r) for r in played]
+            done += len(sample)
+            analysis, _ = self._options_analysis(view, options, rows, own, planned)
+            if done < worlds:
+                self._snapshot(self._stamped(analysis, False))
+        analysis, best = self._options_analysis(view, options, rows, own, planned)
+        self.last_analysis = self._stamped(analysis, True)
+        return best
+
+    def _options_analysis(self, view: GameState, options: list[hand_eval.Option], rows, own: int,
+                          planned: Declaration | None) -> tuple[ContractAnalysis, hand_eval.Option]:
+        valued = []
+        for option, option_rows in zip(options, rows):
+            outcome = _outcomes(option.declaration, option_rows)
+            valued.append((option, outcome, float(outcome.scores(view.bid).mean())))
+        mine = valued[:own]
+        chosen = next((v for v in mine if v[0].declaration == planned), None) if planned is not None else None
+        if chosen is None:
+            chosen = max(mine, key=lambda v: v[2])  # the first of equals, as before
+        candidates = tuple(ContractCandidate.of(game_name(o.declaration), o.discard, out, e, o is chosen[0],
+                                                o.declaration) for o, out, e in valued)
+        note = "the game planned with the discard" if planned is not None and chosen[0].declaration == planned \
+            else ""
+        return ContractAnalysis(view.phase.value, view.declarer, view.bid, len(rows[0]), candidates, None,
+                                player=self.name, note=note), chosen[0]
 
     def _declaration(self, view: GameState, worlds: int, stop) -> Declaration:
         seat = view.declarer
-        planned = self._plans.get((view.hands[seat], view.discard))
-        if planned is not None and view.declaration_problem(planned) is None:
-            return planned
-        options = [o for o in hand_eval.kept_options(view.hands[seat], view.discard, seat)
+        kept = view.hands[seat]
+        options = [o for o in hand_eval.kept_options(kept, view.discard, seat)
                    if view.declaration_problem(o.declaration) is None]
-        return hand_eval.choose_best(options, view.bid).declaration
+        if not options:
+            options = hand_eval.kept_options(kept, view.discard, seat)
+            return hand_eval.choose_best(options, view.bid).declaration
+        planned = self._plans.get((kept, view.discard))
+        if planned is not None and view.declaration_problem(planned) is not None:
+            planned = None
+        return self._value_options(view, kept | view.discard, options, len(options), worlds, stop,
+                                   planned).declaration
 
 
 def _with_hand(hands: tuple[Mask, Mask, Mask], seat: int, cards: Mask) -> tuple[Mask, Mask, Mask]:

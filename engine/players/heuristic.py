@@ -23,6 +23,7 @@ from . import readiness
 from . import hand_eval
 from . import heuristic_core as core
 from .base import Decision, Player
+from .contract_analysis import ContractAnalysis, ContractCandidate
 from .fallback import FALLBACK_NOTE, fallback_analysis, simple_card
 from .hand_eval import Option
 from .playout import void_classes
@@ -47,15 +48,70 @@ class HeuristicPlayer(Player):
             card, note = self.choose_card_noting(view)
             return Decision(Play(card), fallback_analysis(self.name, view, card, note) if note else None)
         if phase == Phase.BIDDING:
-            return Decision(self._bidding_move(view))
+            move = self._bidding_move(view)
+            return Decision(move, self._bidding_analysis(view))
         if phase == Phase.SKAT:
-            return Decision(self._skat_move(view))
+            move = self._skat_move(view)
+            return Decision(move, self._skat_analysis(view, move))
         if phase == Phase.DISCARD:
             plan = self._plan_after_skat(view)
-            return Decision(Discard(plan.discard), plan=plan.declaration)
+            options = self._legal(view, hand_eval.declaration_options(view.hands[view.declarer], view.declarer))
+            return Decision(Discard(plan.discard), self._options_analysis(view, options, plan, "discard"),
+                            plan=plan.declaration)
         if phase == Phase.DECLARE:
-            return Decision(Declare(self._declaration_after_discard(view)))
+            declaration = self._declaration_after_discard(view)
+            options = self._legal(view, hand_eval.kept_options(view.hands[view.declarer], view.discard,
+                                                               view.declarer))
+            chosen = next((o for o in options if o.declaration == declaration), None)
+            return Decision(Declare(declaration), self._options_analysis(view, options, chosen, "declaration"))
         raise ValueError(f"no decision to make in phase {phase.value}")
+
+    # why: the hand estimates behind a decision, in the contract analysis' shape -------------
+
+    def _analysis(self, view: GameState, seat: int, stake: int, candidates, limit: int | None,
+                  note: str) -> ContractAnalysis:
+        return ContractAnalysis(view.phase.value, seat, stake, 0, tuple(candidates), limit, player=self.name,
+                                note=note)
+
+    def _bidding_analysis(self, view: GameState) -> ContractAnalysis:
+        seat = view.to_move
+        hand = view.hands[seat]
+        most = self.bid_limit(hand, seat)
+        stake = view.bid if view.awaiting_listener else (view.next_bid() or view.bid)
+        skat, hand_games = hand_eval.skat_options(hand, seat), hand_eval.hand_options(hand, seat)
+        likely = [o for o in skat if o.chance >= hand_eval.BID_CHANCE]
+        likely += [o for o in hand_games if o.chance >= hand_eval.HAND_CHANCE]
+        chosen = next((o for o in likely if o.value == most), None) if most >= stake else None
+        thresholds = (f"win chance at least {hand_eval.BID_CHANCE:.0%} with the skat, "
+                      f"{hand_eval.HAND_CHANCE:.0%} hand")
+        if not most:
+            note = f"no game with a {thresholds}: passes"
+        else:
+            note = f"goes to {most}, the value of its best game with a {thresholds}"
+        candidates = [ContractCandidate.estimate(o.declaration, None, o.chance, o.expected, o is chosen)
+                      for o in (*skat, *hand_games)]
+        return self._analysis(view, seat, stake, candidates, most, note)
+
+    def _skat_analysis(self, view: GameState, move) -> ContractAnalysis:
+        seat = view.declarer
+        hand = view.hands[seat]
+        declared = move.declaration if isinstance(move, Declare) else None
+        options = [*hand_eval.skat_options(hand, seat), *hand_eval.hand_options(hand, seat)]
+        candidates = [ContractCandidate.estimate(o.declaration, None, o.chance, o.expected,
+                                                 o.declaration == declared) for o in options]
+        if declared is not None:
+            note = "a hand game: likely won and worth more than any game with the skat"
+        else:
+            note = (f"takes the skat: no hand game with a win chance of {hand_eval.HAND_CHANCE:.0%} "
+                    "worth more than a game with the skat")
+        return self._analysis(view, seat, view.bid, candidates, None, note)
+
+    def _options_analysis(self, view: GameState, options: list[Option], chosen: Option | None,
+                          what: str) -> ContractAnalysis:
+        candidates = [ContractCandidate.estimate(o.declaration, o.discard, o.chance, o.expected, o == chosen)
+                      for o in options]
+        note = f"the {what} with the best expected score among the games worth the bid"
+        return self._analysis(view, view.declarer, view.bid, candidates, None, note)
 
     # bidding -------------------------------------------------------------
 

@@ -24,6 +24,7 @@ import random
 import threading
 import time
 from abc import abstractmethod
+from dataclasses import replace
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -40,6 +41,7 @@ from ..inference import InferenceSampler, belief_rows, beliefs_of, pool_size
 from ..sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
 from .bidding import SearchBidder
+from .contract_analysis import ContractAnalysis
 from .fallback import fallback_analysis, simple_card
 
 BIDDING_METHODS = ("heuristic", "search")
@@ -219,7 +221,17 @@ class MonteCarloPlayer(Player):
         if self.bidder is None:
             return self.before_play.choose(view, limit, stop=stop, report=report)
         worlds = (limit or self.limit).simulations or self.default_limit.simulations or 100
-        return Decision(self.bidder.choose(view, worlds, stop))
+        name = self.name
+
+        def snapshot(analysis: ContractAnalysis) -> None:
+            if report is not None:
+                report(replace(analysis, player=name, limit=limit or self.limit))
+
+        move = self.bidder.choose(view, worlds, stop, report=snapshot)
+        analysis = self.bidder.last_analysis
+        if analysis is not None:
+            analysis = replace(analysis, player=name, limit=limit or self.limit)
+        return Decision(move, analysis, self.bidder.last_plan)
 
     def evaluation_for(self, view: GameState) -> Evaluation:
         return self.evaluation or default_for(view.declaration.game == GameType.NULL)

@@ -636,8 +636,9 @@ class TableScreen(Screen):
 
     def hint_ready(self, seat: int, decision: Decision) -> None:
         text = f"Hint: {describe_advice(decision.move, decision.plan, self.settings.german)}"
-        if decision.analysis is None:
-            self.query_one(DebugPanel).show_note(f"{text} (this player reports no analysis)")
+        # above the analysis it came from (or alone)
+        self.query_one(DebugPanel).show_note(text if decision.analysis is not None
+                                             else f"{text} (this player reports no analysis)")
         self.say(text)
         self.notify(text, title="Hint")
         if isinstance(decision.move, Play) and decision.move.card in self.query_one(HandRow).cards:

@@ -1,4 +1,5 @@
-"""The debug panel: what the AI thinks of each legal card, live."""
+"""The debug panel: what the AI thinks of each legal card, or of each game in the
+bidding, skat, discard and declaration decisions, live."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ from textual.widgets import Static
 
 from engine.analysis import Analysis
 
-from ..analysis_table import analysis_rows, analysis_table, describe_analysis, measure_line, sparkline
+from engine.players.contract_analysis import ContractAnalysis
+
+from ..analysis_table import (analysis_rows, analysis_table, contract_measure_line, contract_rows,
+                              contract_table, describe_analysis, describe_contract, is_contract, measure_line,
+                              sparkline)
 from .belief_grid import BeliefGrid
 
 __all__ = ["DebugPanel", "NO_ANALYSIS", "sparkline"]
@@ -19,7 +24,8 @@ NO_ANALYSIS = "No computer decision yet in this game. Press i for a hint in your
 
 class DebugPanel(VerticalScroll):
     """One row per legal card: histogram of final scores, mean, std,
-    evaluation, win share and simulations; the chosen card marked ▶.
+    evaluation, win share and simulations; the chosen card marked ▶.  Before the
+    card play one row per candidate game (with its discard after the skat is taken).
 
     On a wide screen (the table screen's ``-wide`` breakpoint class, see app.tcss)
     it is a side column beside the table; on a narrow one it floats over the table."""
@@ -36,7 +42,7 @@ class DebugPanel(VerticalScroll):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.analysis: Analysis | None = None
+        self.analysis: Analysis | ContractAnalysis | None = None
         self.seat_name = ""
         self.measure = ""
         """Whose outcomes the numbers are, e.g. "card points of West's side (defenders)"."""
@@ -54,12 +60,13 @@ class DebugPanel(VerticalScroll):
     def on_mount(self) -> None:
         self._redraw()
 
-    def show_analysis(self, analysis: Analysis, seat_name: str, german: bool = False,
+    def show_analysis(self, analysis: Analysis | ContractAnalysis, seat_name: str, german: bool = False,
                       mover: str = "", side: str = "", place_names: tuple[str, str, str] | None = None) -> None:
         """``mover``: the name of the seat the analysis is for; ``side``: "declarer" or "defenders";
         ``place_names``: the seats' names, for the grid of what the player believes."""
         self.analysis, self.seat_name, self.note, self.german = analysis, seat_name, "", german
-        self.measure = measure_line(analysis, mover or seat_name, side)
+        self.measure = (contract_measure_line(analysis) if is_contract(analysis)
+                        else measure_line(analysis, mover or seat_name, side))
         self.place_names = place_names
         self._redraw()
 
@@ -87,8 +94,12 @@ class DebugPanel(VerticalScroll):
         if self.analysis is None:
             return Text("\n".join(filter(None, (self.note, self.message))), style="dim")
         analysis = self.analysis
-        table = analysis_table(analysis, self.german)
-        heading = Text(describe_analysis(analysis, self.seat_name, self.german), style="bold")
+        if is_contract(analysis):
+            table = contract_table(analysis, self.german)
+            heading = Text(describe_contract(analysis, self.seat_name, self.german), style="bold")
+        else:
+            table = analysis_table(analysis, self.german)
+            heading = Text(describe_analysis(analysis, self.seat_name, self.german), style="bold")
         parts: list[RenderableType] = [heading, Text(self.measure, style="italic"), table]
         if self.note:
             parts.insert(0, Text(self.note, style="italic dim"))
@@ -99,6 +110,10 @@ class DebugPanel(VerticalScroll):
         if self.analysis is None:
             return "\n".join(filter(None, (self.note, self.message)))
         lines = [self.note] if self.note else []
+        if is_contract(self.analysis):
+            lines += [describe_contract(self.analysis, self.seat_name, self.german), self.measure]
+            lines += [" ".join(filter(None, row)) for row in contract_rows(self.analysis, self.german)]
+            return "\n".join(lines)
         lines += [describe_analysis(self.analysis, self.seat_name, self.german), self.measure]
         for card_label, hist, mean, std, ev, win, sims, chosen in analysis_rows(self.analysis, self.german):
             lines.append(f"{'▶' if chosen else ' '} {card_label:4} {hist} {mean} {std} {ev} {win} {sims}")
