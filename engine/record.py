@@ -498,7 +498,7 @@ def write_records(path: str | Path, records: Iterable[GameRecord], append: bool 
 
 # ------------------------------------------------------------- summaries
 
-_GAME_NAMES = {
+GAME_NAMES = {  # as `skat replay --json` and the contract analysis' JSON name the games
     GameType.CLUBS: "clubs", GameType.SPADES: "spades", GameType.HEARTS: "hearts",
     GameType.DIAMONDS: "diamonds", GameType.GRAND: "grand", GameType.NULL: "null",
 }
@@ -515,7 +515,7 @@ def summary(record: GameRecord) -> dict:
     if result is None:
         decl = state.declaration  # an unfinished game keeps what its moves declared
         out.update({
-            "declarer": state.declarer, "game": _GAME_NAMES[decl.game] if decl else None,
+            "declarer": state.declarer, "game": GAME_NAMES[decl.game] if decl else None,
             "hand": decl.hand if decl else None, "ouvert": decl.ouvert if decl else None,
             "schneider_announced": decl.schneider_announced if decl else None,
             "schwarz_announced": decl.schwarz_announced if decl else None, "matadors": None,
@@ -529,7 +529,7 @@ def summary(record: GameRecord) -> dict:
     decl = result.declaration
     out.update({
         "declarer": result.declarer,
-        "game": _GAME_NAMES[decl.game],
+        "game": GAME_NAMES[decl.game],
         "hand": decl.hand,
         "ouvert": decl.ouvert,
         "schneider_announced": decl.schneider_announced,

@@ -237,3 +237,33 @@ def contract_table(analysis: ContractAnalysis, german: bool = False) -> Table:
             cells.append(sims)
         table.add_row(*cells, style="bold" if c.chosen else "")
     return table
+
+
+def contract_report(record, state, analysis: ContractAnalysis, move: int | None, german: bool = False) -> Group:
+    """`skat analyze --move` before the card play: the position from the mover's view, then
+    the candidates.  No timing in it, so the same seed and budget print the same report."""
+    from .widgets.table import bidding_lines
+
+    seat = state.to_move
+    names = record.players
+
+    def who(s: int) -> str:
+        return f"{SEAT_NAMES[s]} ({names[s]})" if names[s] else SEAT_NAMES[s]
+
+    said = bidding_lines(state, tuple(SEAT_NAMES[s] for s in range(3)))
+    where = f"move {move}" if move is not None else "position"
+    lines = [
+        Text(f"Record {record.id} · {where}: {PHASE_WORDS.get(analysis.phase, analysis.phase)} · "
+             f"{who(seat)} to move", style="bold"),
+        Text("hand   ").append_text(cards_text(list(cards_of(state.hands[seat])), german)),
+        Text(f"said   {', '.join(said) if said else '(nothing yet)'}"),
+    ]
+    if state.phase.value == "declare":
+        lines.append(Text("put away ").append_text(cards_text(list(cards_of(state.discard)), german)))
+    lines.append(Text(""))
+    limit = f" (budget: {analysis.limit})" if analysis.limit else ""
+    player = analysis.player.partition(":")[0].upper()
+    worlds = f"{analysis.simulations} worlds" if analysis.simulations else "hand estimates, no worlds"
+    lines.append(Text(f"{player}: {worlds}{limit} · {contract_verdict(analysis, german)}", style="bold"))
+    lines.append(Text(contract_measure_line(analysis), style="italic"))
+    return Group(*lines, contract_table(analysis, german))

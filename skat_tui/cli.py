@@ -86,13 +86,24 @@ def _build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure solver, playout and search speed")
     bench.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
     bench.add_argument("--quick", action="store_true", help="fewer positions (a smoke run)")
-    analyze = sub.add_parser("analyze", help="what MCU or PIMC would play at a position of a recorded game")
+    analyze = sub.add_parser(
+        "analyze", help="what MCU or PIMC would do at a position of a recorded game",
+        description="What an MCU or PIMC player would do at a position of a recorded game, from the view of the "
+                    "seat to move: a card (--trick, --card) or any decision (--move: a bid, hold or pass, taking "
+                    "the skat or playing hand, the discard, the declaration, a card). Before the card play the "
+                    "player's bidder decides: with bidding=search in the spec it values every candidate game "
+                    "over sampled worlds; otherwise the heuristic's estimates are shown.")
     analyze.add_argument("file", help="record file, one ISS record per line")
     analyze.add_argument("--id", required=True, help="the record's ID")
-    analyze.add_argument("--trick", type=_whole_number(1, 10), default=1, help="trick number 1..10")
-    analyze.add_argument("--card", type=_whole_number(1, 3), default=1, help="before this card of the trick, 1..3 (default 1)")
+    analyze.add_argument("--trick", type=_whole_number(1, 10), default=None, help="trick number 1..10 (default 1)")
+    analyze.add_argument("--card", type=_whole_number(1, 3), default=None, help="before this card of the trick, 1..3 (default 1)")
+    analyze.add_argument("--move", type=_whole_number(0, 10_000), default=None, metavar="N",
+                         help="instead of --trick/--card: the position before the record's move N, counting from 0 "
+                              "every move after the deal (each bid, hold and pass, taking the skat or declaring "
+                              "hand, the discard, the declaration, each card)")
     analyze.add_argument("--player", default="mcu", metavar="SPEC",
-                         help="an MCU or PIMC player spec, e.g. pimc or pimc:sampler=inference (default mcu)")
+                         help="an MCU or PIMC player spec, e.g. pimc, pimc:sampler=inference or "
+                              "pimc:simulations=100,bidding=search (default mcu)")
     budget = analyze.add_mutually_exclusive_group()
     budget.add_argument("--simulations", type=_whole_number(1, MAX_SIMULATIONS), default=None, help="worlds to sample (default: the spec's, else 100)")
     budget.add_argument("--time", type=_seconds, default=None, help="thinking time in reference seconds")
@@ -159,6 +170,8 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
                 if spec is not None:
                     _check_table_opponent(option, validate_spec(spec))
         elif args.command == "analyze":
+            if args.move is not None and (args.trick is not None or args.card is not None):
+                return "--move names the position on its own: leave out --trick and --card"
             spec = validate_spec(_analyze_spec(args))
             if spec.kind not in ("mcu", "pimc"):
                 raise ValueError(f"--player: analyze runs an mcu or pimc player, not {spec.kind!r}")
@@ -291,6 +304,7 @@ def _replay_json(path: str) -> int:
 
 def _analyze(args: argparse.Namespace) -> int:
     from engine.analysis_io import analysis_to_dict
+    from engine.game import Phase
     from engine.limits import Limit
     from engine.players.registry import make_player
     from engine.positions import state_before_card
@@ -303,10 +317,14 @@ def _analyze(args: argparse.Namespace) -> int:
             print(f"{args.file}: {err}", file=sys.stderr)
         print(f"skat analyze: no record with ID {args.id} in {args.file}", file=sys.stderr)
         return 2
+    record = matching[0]
     try:
-        state = state_before_card(matching[0], args.trick, args.card)
+        if args.move is not None:
+            state = _state_before_move(record, args.move)
+        else:
+            state = state_before_card(record, args.trick or 1, args.card or 1)
     except ValueError as exc:
-        print(f"skat analyze: {exc}{_how_it_ended(matching[0])}", file=sys.stderr)
+        print(f"skat analyze: {exc}{'' if args.move is not None else _how_it_ended(record)}", file=sys.stderr)
         return 2
     player = make_player(_analyze_spec(args), args.seed)  # checked in main
     # --time / --simulations, else the spec's own budget (100 worlds when it names none)
@@ -314,20 +332,59 @@ def _analyze(args: argparse.Namespace) -> int:
         Limit(simulations=args.simulations) if args.simulations is not None else player.limit)
     seat = state.to_move
     decision = player.choose(state.view(seat), limit)
+    if state.phase != Phase.PLAY:
+        return _print_contract_analysis(args, record, state, decision)
+    trick, card = len(state.tricks) + 1, len(state.trick) + 1
     if not args.json:
         from rich.console import Console
 
         from .analysis_table import analysis_report
 
-        report = analysis_report(matching[0], state, decision.analysis, args.trick, args.card, args.german,
+        report = analysis_report(record, state, decision.analysis, trick, card, args.german,
                                  str(player.evaluation_for(state.view(seat))))
         Console(highlight=False).print(report)
         return 0
     out = analysis_to_dict(decision.analysis)
     out.pop("elapsed")
-    out.update({"id": args.id, "trick": args.trick, "card": args.card, "seat": seat})
+    out.update({"id": args.id, "trick": trick, "card": card, "seat": seat})
+    if args.move is not None:
+        out["move"] = args.move
     out.update(_beliefs_of_every_sampler(state.view(seat), decision.analysis.simulations, args.seed))
     print(json.dumps(out))
+    return 0
+
+
+def _state_before_move(record, number: int):
+    """The full state before the record's move ``number`` (0: the first move after the deal)."""
+    moves = len(record.moves)
+    if not 0 <= number < moves:
+        raise ValueError(f"record {record.id} has {moves} moves after the deal: --move takes 0 to {moves - 1}")
+    state = record.state_at(number)
+    if state.is_over or state.to_move is None:
+        raise ValueError(f"nobody is to move before move {number} ({record.moves[number][1]}): the game is over")
+    return state
+
+
+def _print_contract_analysis(args: argparse.Namespace, record, state, decision) -> int:
+    """A bidding, skat, discard or declaration decision: its candidates as JSON or a table."""
+    from engine.players.contract_analysis import declaration_json
+
+    analysis = decision.analysis
+    seat = state.to_move
+    if args.json:
+        out = {"id": args.id, "move": args.move, "seat": seat, "player": analysis.player,
+               "limit": {"time": analysis.limit.time, "simulations": analysis.limit.simulations}
+               if analysis.limit else None,
+               "decision": str(decision.move), **analysis.to_json()}
+        if decision.plan is not None:  # the game a discard is meant for
+            out["plan"] = declaration_json(decision.plan)
+        print(json.dumps(out))
+        return 0
+    from rich.console import Console
+
+    from .analysis_table import contract_report
+
+    Console(highlight=False).print(contract_report(record, state, analysis, args.move, args.german))
     return 0
 
 

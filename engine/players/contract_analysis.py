@@ -3,9 +3,11 @@
 Shaped like the card analysis: per candidate (a game; with its discard after
 the skat was taken) the worlds valued, the win and schneider shares, the
 expected Seeger-Fabian score at the bid, a histogram of the declarer's final
-card points, and which candidate was chosen.  ``to_json`` names games as
-``skat replay --json`` does (clubs, spades, hearts, diamonds, grand, null,
-with hand/ouvert/schneider added; "skat" is taking the skat before seeing it).
+card points, and which candidate was chosen.  ``to_json`` names the games as
+``skat replay --json`` does (``game``: clubs, spades, hearts, diamonds, grand,
+null; ``hand``, ``ouvert``, ``schneider_announced``, ``schwarz_announced``);
+taking the skat before seeing it is ``take_skat`` with no game.  ``game``
+(the attribute) is one word list, e.g. "clubs hand", or "skat".
 
 The search bidder streams these while it thinks (``final`` False) through the
 same channel as the card analysis (``engine.service``).  The heuristic player
@@ -21,6 +23,7 @@ import numpy as np
 
 from ..cards import Mask, cards_of
 from ..limits import Limit
+from ..record import GAME_NAMES as REPLAY_GAME_NAMES
 from ..scoring import Declaration
 
 HISTOGRAM_EDGES = (0, 31, 61, 90, 121)
@@ -35,6 +38,12 @@ def game_name(decl: Declaration) -> str:
     extras = [w for w, on in (("hand", decl.hand), ("schneider", decl.schneider), ("schwarz", decl.schwarz),
                               ("ouvert", decl.ouvert)) if on]
     return " ".join([name, *extras])
+
+
+def declaration_json(decl: Declaration) -> dict:
+    """A declaration in the fields of ``skat replay --json``."""
+    return {"game": REPLAY_GAME_NAMES[decl.game], "hand": decl.hand, "ouvert": decl.ouvert,
+            "schneider_announced": decl.schneider_announced, "schwarz_announced": decl.schwarz_announced}
 
 
 @dataclass(frozen=True)
@@ -69,11 +78,15 @@ class ContractCandidate:
         return cls(game_name(decl), discard, 0, chance, 0.0, expected, (), chosen, decl)
 
     def to_json(self) -> dict:
-        out = {"game": self.game, "simulations": self.simulations, "win_share": round(self.win_share, 4),
-               "schneider_share": round(self.schneider_share, 4), "expected": round(self.expected, 2),
-               "histogram": list(self.histogram), "chosen": self.chosen}
+        decl = self.declaration
+        out: dict = {"take_skat": decl is None, "game": None}
+        if decl is not None:
+            out.update(declaration_json(decl))
         if self.discard is not None:
-            out["discard"] = [int(c) for c in cards_of(self.discard)]
+            out["discard"] = [str(c) for c in cards_of(self.discard)]
+        out.update({"simulations": self.simulations, "win_share": round(self.win_share, 4),
+                    "schneider_share": round(self.schneider_share, 4), "expected": round(self.expected, 2),
+                    "histogram": list(self.histogram), "chosen": self.chosen})
         return out
 
 

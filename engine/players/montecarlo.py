@@ -218,8 +218,10 @@ class MonteCarloPlayer(Player):
         return self.choose_card(view, limit or self.limit, stop, report)
 
     def choose_before_play(self, view, limit=None, *, stop=None, report=None) -> Decision:
-        if self.bidder is None:
-            return self.before_play.choose(view, limit, stop=stop, report=report)
+        if self.bidder is None:  # bidding=heuristic: its estimates, under this player's name
+            decision = self.before_play.choose(view, limit, stop=stop, report=report)
+            analysis = decision.analysis and replace(decision.analysis, player=self.name)
+            return Decision(decision.move, analysis, decision.plan)
         worlds = (limit or self.limit).simulations or self.default_limit.simulations or 100
         name = self.name
 

@@ -75,9 +75,10 @@ def test_the_analysis_lists_every_candidate_with_its_statistics_and_marks_one():
     bidder = SearchBidder(20, seed=3)
     bidder.choose(middlehand_view(STRONG))
     data = bidder.last_analysis.to_json()
-    games = [c["game"] for c in data["candidates"]]
-    assert games == ["skat", "diamonds hand", "hearts hand", "spades hand", "clubs hand", "grand hand",
-                     "null hand", "null hand ouvert"]
+    games = [(c["game"], c.get("hand"), c.get("ouvert")) for c in data["candidates"]]
+    assert games == [(None, None, None), ("diamonds", True, False), ("hearts", True, False), ("spades", True, False),
+                     ("clubs", True, False), ("grand", True, False), ("null", True, False), ("null", True, True)]
+    assert data["candidates"][0]["take_skat"] and not any(c["take_skat"] for c in data["candidates"][1:])
     assert sum(c["chosen"] for c in data["candidates"]) == 1
     for c in data["candidates"]:
         assert c["simulations"] == 20 and sum(c["histogram"]) == 20
@@ -142,8 +143,8 @@ def test_skat_discard_and_declaration_are_searched_and_legal():
     analysis = bidder.last_analysis.to_json()
     assert analysis["phase"] == "discard"
     chosen = [c for c in analysis["candidates"] if c["chosen"]]
-    assert len(chosen) == 1 and mask_of(chosen[0]["discard"]) == discard.cards
+    assert len(chosen) == 1 and CardSet.from_str(".".join(chosen[0]["discard"])).mask == discard.cards
     state.push(discard)
     declare = bidder.choose(state.view(MIDDLEHAND))
-    assert isinstance(declare, Declare) and game_name(declare.declaration) == chosen[0]["game"]
+    assert isinstance(declare, Declare) and declare.declaration.game.name.lower() == chosen[0]["game"]
     assert state.declaration_problem(declare.declaration) is None
