@@ -35,29 +35,39 @@ from engine.rules import CLASS_OF, STRENGTH, TRUMP_CLASS
 
 GRAND_GAME = 4
 NULL_GAME = 5
+RAMSCH_GAME = 6
+"""Ramsch in the cores: grand's cards and trick rules (jacks the only trumps), and in the
+solver a paranoid objective (``value_counts``)."""
+N_GAMES = 7
 N_CLASSES = 5  # four plain suits and the trump class (empty in null games)
+
+
+def _rules_row(g: int) -> int:
+    """The ``engine.rules`` table row of core game g (Ramsch plays by grand's trick rules)."""
+    return GRAND_GAME if g == RAMSCH_GAME else g
 
 # ---------------------------------------------------------------- tables
 
 
 def _build_tables():
-    to_internal = np.zeros((6, 32), np.int64)
-    to_standard = np.zeros((6, 32), np.int64)
-    points = np.zeros((6, 32), np.int64)
-    card_class = np.zeros((6, 32), np.int64)
-    class_masks = np.zeros((6, N_CLASSES), np.int64)
-    for g in range(6):
-        order = sorted(range(32), key=lambda c: (CLASS_OF[g][c] == TRUMP_CLASS, CLASS_OF[g][c], STRENGTH[g][c]))
+    to_internal = np.zeros((N_GAMES, 32), np.int64)
+    to_standard = np.zeros((N_GAMES, 32), np.int64)
+    points = np.zeros((N_GAMES, 32), np.int64)
+    card_class = np.zeros((N_GAMES, 32), np.int64)
+    class_masks = np.zeros((N_GAMES, N_CLASSES), np.int64)
+    for g in range(N_GAMES):
+        classes, strength = CLASS_OF[_rules_row(g)], STRENGTH[_rules_row(g)]
+        order = sorted(range(32), key=lambda c: (classes[c] == TRUMP_CLASS, classes[c], strength[c]))
         for index, card in enumerate(order):
             to_internal[g, card] = index
             to_standard[g, index] = card
             points[g, index] = CARD_POINTS[card]
-            card_class[g, index] = CLASS_OF[g][card]
-            class_masks[g, CLASS_OF[g][card]] |= 1 << index
-    same_class = np.zeros((6, 32), np.int64)
-    above = np.zeros((6, 32), np.int64)
-    below = np.zeros((6, 32), np.int64)
-    for g in range(6):
+            card_class[g, index] = classes[card]
+            class_masks[g, classes[card]] |= 1 << index
+    same_class = np.zeros((N_GAMES, 32), np.int64)
+    above = np.zeros((N_GAMES, 32), np.int64)
+    below = np.zeros((N_GAMES, 32), np.int64)
+    for g in range(N_GAMES):
         for i in range(32):
             same = class_masks[g, card_class[g, i]]
             same_class[g, i] = same
@@ -78,20 +88,20 @@ TRUMP_MASK = CLASS_MASKS[:, TRUMP_CLASS].copy()
 POINT_LEVELS = np.array(sorted(set(CARD_POINTS)), np.int64)
 N_POINT_LEVELS = len(POINT_LEVELS)
 LEVEL_MASK = np.array([[sum(1 << c for c in range(32) if POINTS[g, c] == p) for p in POINT_LEVELS]
-                       for g in range(6)], np.int64)
+                       for g in range(N_GAMES)], np.int64)
 LEVEL_OF = {int(p): level for level, p in enumerate(POINT_LEVELS)}
 """Point value -> its level (``LEVEL_MASK[g, LEVEL_OF[11]]``: the aces)."""
 
 # Points of each byte of an internal mask, so a mask's points are four lookups.
 BYTE_POINTS = np.array([[[sum(POINTS[g, pos * 8 + b] for b in range(8) if value >> b & 1) for value in range(256)]
-                         for pos in range(4)] for g in range(6)], np.int64)
+                         for pos in range(4)] for g in range(N_GAMES)], np.int64)
 
 
 def _build_follow_classes():
     """Each game type's non-empty follow classes as masks, lowest first."""
-    masks = np.zeros((6, 8), np.int64)
-    counts = np.zeros(6, np.int64)
-    for g in range(6):
+    masks = np.zeros((N_GAMES, 8), np.int64)
+    counts = np.zeros(N_GAMES, np.int64)
+    for g in range(N_GAMES):
         for m in sorted(set(int(x) for x in SAME_CLASS[g])):
             masks[g, counts[g]] = m
             counts[g] += 1
@@ -251,6 +261,15 @@ def legal_internal(g, hand, led):
         return hand
     following = hand & SAME_CLASS[g, led]
     return following if following else hand
+
+
+@njit(cache=True, nogil=True, inline="always")
+def value_counts(g, winner, decl):
+    """Do the points of a trick taken by ``winner`` count in the solver's value?  The
+    value is the declarer's card points, except in Ramsch, where ``decl`` is the player
+    searching paranoid (against both others) and the value is the others' points: he
+    maximises it, so minimises his own."""
+    return (winner == decl) != (g == RAMSCH_GAME)
 
 
 @njit(cache=True, nogil=True, inline="always")

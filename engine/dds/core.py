@@ -26,8 +26,8 @@ from __future__ import annotations
 from numba import njit
 
 from engine.card_layout import (
-    NULL_GAME, POINTS, SAME_CLASS, TO_INTERNAL, TO_STANDARD, high_index, low_index, mask_points, popcount, seat,
-    to_internal_mask, winner_offset,
+    NULL_GAME, POINTS, RAMSCH_GAME, SAME_CLASS, TO_INTERNAL, TO_STANDARD, high_index, low_index, mask_points,
+    popcount, seat, to_internal_mask, value_counts, winner_offset,
 )
 
 from .context import (  # noqa: F401  (the context's layout, re-exported for the solver's callers)
@@ -146,7 +146,7 @@ def _play(g, decl, h0, h1, h2, t0, t1, n, leader, acc, rem, c):
     else:
         pts = POINTS[g, t0] + POINTS[g, t1] + POINTS[g, c]
         rem -= pts
-        if w == decl:
+        if value_counts(g, w, decl):
             acc += pts
     return h0, h1, h2, 0, 0, 0, w, acc, rem, lost
 
@@ -179,6 +179,29 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
     out_cards/out_values (int64[>=10]) receive the value after each legal card
     of the player to move.  Returns (value, best card or -1, number of cards).
     """
+    return _solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, decl_tricks, 0, threshold,
+                       want_per_card, out_cards, out_values, tt, meta, st, mv)
+
+
+@njit(cache=True, nogil=True)
+def solve_root_ramsch(player, h0, h1, h2, trick, n_trick, leader, others_points, skat_points, threshold,
+                      want_per_card, out_cards, out_values, tt, meta, st, mv):
+    """``solve_root`` for Ramsch, searched paranoid: ``player`` against both others.
+
+    The value is the card points the two others end with (``others_points``
+    taken so far, plus the skat's ``skat_points`` if one of them takes the
+    last trick); ``player`` maximises it, the others minimise it, so
+    120 - value is the least he can be held to (see ``docs/solver.md``).
+    """
+    return _solve_root(RAMSCH_GAME, player, h0, h1, h2, trick, n_trick, leader, others_points, 0, skat_points,
+                       threshold, want_per_card, out_cards, out_values, tt, meta, st, mv)
+
+
+@njit(cache=True, nogil=True)
+def _solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, decl_tricks, last_trick_points,
+                threshold, want_per_card, out_cards, out_values, tt, meta, st, mv):
+    """``solve_root``; ``last_trick_points``: points outside the hands that go to whoever
+    takes the last trick (the Ramsch skat)."""
     _new_deal(tt, meta, st)
     g = game
     is_null = g == NULL_GAME
@@ -188,7 +211,7 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
         rem = 1
     else:
         acc = decl_points
-        rem = points_left
+        rem = points_left + last_trick_points
     p = seat(leader + n_trick)
     hand = ih0 if p == 0 else (ih1 if p == 1 else ih2)
     if is_null and decl_tricks > 0:
@@ -196,6 +219,8 @@ def solve_root(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points, 
     if hand == 0:  # game over
         if is_null:
             return 1, -1, 0
+        if rem and value_counts(g, leader, declarer):  # the Ramsch skat, to the last trick's winner
+            acc += rem
         if threshold >= 0:
             return (1 if acc >= threshold else 0), -1, 0
         return acc, -1, 0
@@ -300,6 +325,21 @@ def solve_value(game, declarer, h0, h1, h2, trick, n_trick, leader, decl_points,
         return _exact(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, 0, 1, -1, tt, meta, st, mv)
     return _value(g, declarer, ih0, ih1, ih2, t0, t1, n_trick, leader, decl_points, rem, threshold, -1,
                   tt, meta, st, mv)
+
+
+@njit(cache=True, nogil=True)
+def solve_worlds_ramsch(player, hands, others_points, skat_points, trick, n_trick, leader, threshold,
+                        out_cards, out_values, out_counts, tt, meta, st, mv):
+    """``solve_worlds`` for Ramsch (``solve_root_ramsch`` per world): world j's others'
+    points so far are others_points[j] and its skat's points skat_points[j]."""
+    for j in range(hands.shape[0]):
+        value, _, count = solve_root_ramsch(player, hands[j, 0], hands[j, 1], hands[j, 2], trick, n_trick, leader,
+                                            others_points[j], skat_points[j], threshold, True, out_cards[j],
+                                            out_values[j], tt, meta, st, mv)
+        if value == ABORTED:
+            return j
+        out_counts[j] = count
+    return hands.shape[0]
 
 
 @njit(cache=True, nogil=True)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from numba import njit
 
 from engine.card_layout import (
-    NULL_GAME, POINTS, SAME_CLASS, TRUMP_MASK, high_index, low_index, seat, winner_offset,
+    NULL_GAME, POINTS, RAMSCH_GAME, SAME_CLASS, TRUMP_MASK, high_index, low_index, seat, value_counts,
+    winner_offset,
 )
 
 from .context import INF
@@ -82,9 +83,9 @@ def two_tricks(g, decl, lead, x0, x1, x2, acc, rem):
                 else:
                     p1 = POINTS[g, a] + POINTS[g, b] + POINTS[g, c]
                     v = acc
-                    if w1 == decl:
+                    if value_counts(g, w1, decl):
                         v += p1
-                    if w2 == decl:
+                    if value_counts(g, w2, decl):
                         v += rem - p1
                 if (c_max and v > best_c) or (not c_max and v < best_c):
                     best_c = v
@@ -201,7 +202,7 @@ def three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
             if _same_as_lower(g, in_play, hb, b):
                 continue
             settled, mine, beats = follow_settled(decl, seat_b, b, a, lead, eligible, seat_c, legal_c & eligible)
-            if settled and mine:
+            if settled and mine != (g == RAMSCH_GAME):
                 sc = 200 + POINTS[g, b]
             elif beats:
                 sc = 150 - POINTS[g, b]
@@ -227,7 +228,7 @@ def three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
                 if _same_as_lower(g, in_play, hc, c):
                     continue
                 wc = seat(lead + winner_offset(g, a, b, c))
-                sc = (200 + POINTS[g, c]) if ((wc == decl) == c_max) else (100 - POINTS[g, c])
+                sc = (200 + POINTS[g, c]) if (value_counts(g, wc, decl) == c_max) else (100 - POINTS[g, c])
                 key = (sc * 64 + c) * 4 + wc  # the trick's winner rides along
                 k0, k1, k2 = _push3(k0, k1, k2, key)
             for idx in range(3):
@@ -245,7 +246,7 @@ def three_tricks(g, decl, lead, x0, x1, x2, acc, rem, alpha, beta, first):
                 else:
                     p1 = POINTS[g, a] + POINTS[g, b] + POINTS[g, c]
                     v = two_tricks(g, decl, w1, x0 & ~bits, x1 & ~bits, x2 & ~bits,
-                                    acc + (p1 if w1 == decl else 0), rem - p1)
+                                    acc + (p1 if value_counts(g, w1, decl) else 0), rem - p1)
                 # (the last card's window is not narrowed: nothing is searched below it)
                 _, best_c, cut, _, _ = _child_value(c_max, v, best_c, al_b, be_b)
                 if cut:

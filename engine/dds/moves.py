@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from engine.card_layout import NULL_GAME, POINTS, SAME_CLASS, TRUMP_MASK, high_index, low_index, seat
+from engine.card_layout import NULL_GAME, POINTS, RAMSCH_GAME, SAME_CLASS, TRUMP_MASK, high_index, low_index, seat
 
 from .context import (
     FLAG_NO_EQUIV, FLAG_NO_KILLER, FLAG_NO_ORDER, KILLER_SCORE, KILLER_SCORE_DECLARER, MAX_MOVES,
@@ -163,6 +163,9 @@ def gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, flag
     p_is_decl = p == decl
     no_equiv = (flags & FLAG_NO_EQUIV) != 0
     no_order = (flags & FLAG_NO_ORDER) != 0
+    # In Ramsch the points of a trick help the side that does not take it (the value is
+    # the searching player's opponents' points): "mine" below turns into its opposite.
+    ramsch = g == RAMSCH_GAME
     count = 0
 
     # Whoever takes this trick, the card kept goes to whoever takes a later one, so
@@ -187,13 +190,13 @@ def gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, flag
             cls = SAME_CLASS[g, c]
             fixed = sure_lead(g, c, cls, opp, ruff_a, ruff_b)
             if not no_equiv:
-                c = _representative(g, in_play, hand, cls, c, fixed, True)
+                c = _representative(g, in_play, hand, cls, c, fixed, not ramsch)
                 if c < 0:
                     continue
             pts = POINTS[g, c]
             score = 0
             if not no_order:
-                if fixed:  # a sure winner
+                if fixed and not ramsch:  # a sure winner
                     score = 1000 + 16 * pts + (c & 3)
                 else:
                     score = -16 * pts - (c - low_index(cls))
@@ -228,7 +231,7 @@ def gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, flag
             c = low_index(m)
             m &= m - 1
             cls = SAME_CLASS[g, c]
-            mine = ours_now or ((eligible >> c) & 1 and c > win_card)
+            mine = (ours_now or ((eligible >> c) & 1 and c > win_card)) != ramsch
             if not no_equiv:
                 c = _representative(g, in_play, hand, cls, c, True, mine)
                 if c < 0:
@@ -253,6 +256,7 @@ def gen_moves(g, decl, d, lead, n, h0, h1, h2, t0, t1, killer, mv, tt_move, flag
         m &= m - 1
         cls = SAME_CLASS[g, c]
         fixed, mine, beats = follow_settled(decl, p, c, win_card, win_seat, eligible, nxt, next_elig)
+        mine = mine != ramsch
         if not no_equiv:
             c = _representative(g, in_play, hand, cls, c, fixed, mine)
             if c < 0:

@@ -103,6 +103,56 @@ def reference_threshold(pos, threshold: int) -> int:
     return int(reference_value(pos) >= threshold)
 
 
+# ---------------------------------------------------------------- Ramsch, paranoid
+
+
+def _ramsch_own_future(player: int, hands: tuple[int, int, int], trick: tuple[int, ...], leader: int,
+                       skat_points: int, memo: dict) -> int:
+    """Ramsch (grand's trick rules), paranoid: the card points ``player`` still takes
+    (the skat's with the last trick) when he minimises them and both others maximise them."""
+    key = (hands, trick, leader)
+    if key in memo:
+        return memo[key]
+    if not any(hands) and not trick:
+        return skat_points if leader == player else 0
+    to_move = (leader + len(trick)) % 3
+    led = trick[0] if trick else None
+    results = []
+    for card in cards_of(legal_cards(hands[to_move], GameType.GRAND, led)):
+        new_hands = list(hands)
+        new_hands[to_move] &= ~(1 << card)
+        new_trick = trick + (card,)
+        if len(new_trick) < 3:
+            results.append(_ramsch_own_future(player, tuple(new_hands), new_trick, leader, skat_points, memo))
+            continue
+        winner = (leader + trick_winner(GameType.GRAND, new_trick)) % 3
+        taken = sum(CARD_POINTS[c] for c in new_trick) if winner == player else 0
+        results.append(taken + _ramsch_own_future(player, tuple(new_hands), (), winner, skat_points, memo))
+    value = min(results) if to_move == player else max(results)
+    memo[key] = value
+    return value
+
+
+def ramsch_reference_per_card(hands: tuple[int, int, int], trick: tuple[int, ...], leader: int,
+                              skat_points: int) -> dict[int, int]:
+    """For the player to move in Ramsch: the card points he still takes after each legal
+    card, searched paranoid (he minimises them, both others maximise them)."""
+    player = (leader + len(trick)) % 3
+    memo: dict = {}
+    values = {}
+    for card in cards_of(legal_cards(hands[player], GameType.GRAND, trick[0] if trick else None)):
+        new_hands = list(hands)
+        new_hands[player] &= ~(1 << card)
+        new_trick = tuple(trick) + (card,)
+        if len(new_trick) < 3:
+            values[int(card)] = _ramsch_own_future(player, tuple(new_hands), new_trick, leader, skat_points, memo)
+            continue
+        winner = (leader + trick_winner(GameType.GRAND, new_trick)) % 3
+        taken = sum(CARD_POINTS[c] for c in new_trick) if winner == player else 0
+        values[int(card)] = taken + _ramsch_own_future(player, tuple(new_hands), (), winner, skat_points, memo)
+    return values
+
+
 # ---------------------------------------------------------------- seeded random positions
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from numba import njit
 
 from engine.card_layout import (
-    FOLLOW_CLASSES, N_FOLLOW_CLASSES, NULL_GAME, POINTS, SAME_CLASS, high_index, low_index, pext, popcount,
-    seat, winner_offset,
+    FOLLOW_CLASSES, N_FOLLOW_CLASSES, NULL_GAME, POINTS, RAMSCH_GAME, SAME_CLASS, high_index, low_index, pext,
+    popcount, seat, value_counts, winner_offset,
 )
 
 from .bounds import sure_points
@@ -161,7 +161,9 @@ def search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, t
                 val = cur_acc + cur_rem
                 finished = True
             elif n == 0 and (x0 | x1 | x2) == 0:
-                val = cur_acc + cur_rem
+                # Game over: what is left (the Ramsch skat; nothing in other games but
+                # null's 1) goes with the last trick, taken by the leader now.
+                val = cur_acc + (cur_rem if g != RAMSCH_GAME or value_counts(g, ld, decl) else 0)
                 finished = True
             elif n == 0 and (x0 & (x0 - 1)) == 0 and (x1 & (x1 - 1)) == 0 and (x2 & (x2 - 1)) == 0:
                 # Last trick: one card each, nothing to choose.
@@ -175,7 +177,7 @@ def search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, t
                 if is_null:
                     val = 0 if w == decl else 1
                 else:
-                    val = cur_acc + (cur_rem if w == decl else 0)
+                    val = cur_acc + (cur_rem if value_counts(g, w, decl) else 0)
                 finished = True
             elif use_endgame and n == 0 and popcount(x0 | x1 | x2) == 6:
                 val = two_tricks(g, decl, ld, x0, x1, x2, cur_acc, cur_rem)
@@ -230,7 +232,8 @@ def search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, t
                     elif use_sure and null_declarer_safe(g, decl, x0, x1, x2):
                         val = 1
                         finished = True
-                if not finished and n == 0 and not is_null and use_sure:
+                if not finished and n == 0 and not is_null and use_sure and g != RAMSCH_GAME:
+                    # (Ramsch: the bounds assume each side wants its tricks.)
                     decl_sure, def_sure = sure_points(g, decl, ld, x0, x1, x2)
                     if cur_acc + decl_sure >= b:
                         val = cur_acc + decl_sure
@@ -357,7 +360,7 @@ def search(g, decl, h0, h1, h2, t0, t1, ntrick, leader, acc, rem, alpha, beta, t
                             val = 0
                             entering = False
                             continue
-                    elif w == decl:
+                    elif value_counts(g, w, decl):
                         pts = POINTS[g, tc0] + POINTS[g, tc1] + POINTS[g, c]
                         cur_acc += pts
                         cur_rem -= pts

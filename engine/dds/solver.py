@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.cards import Card
+from engine.cards import CARD_POINTS, Card, cards_of
 from engine.rules import GameType
 
 from . import core
@@ -194,3 +194,32 @@ def solve_threshold(pos: Position, threshold: int, per_card: bool = True,
     if pos.game != GameType.NULL and not 0 <= threshold <= 120:
         raise ValueError("threshold must be 0..120")
     return _run(pos, max(threshold, 0), per_card, ctx)
+
+
+def solve_ramsch(hands: tuple[int, int, int], trick: tuple[int, ...] = (), leader: int = 0, own_points: int = 0,
+                 skat_points: int = 0, ctx: SolverContext | None = None) -> SolveResult:
+    """Ramsch searched paranoid for the player to move: he against both others, who play
+    to give him as many card points as they can.  ``own_points``: the card points he has
+    taken; ``skat_points``: the skat's, which go with the last trick.  The value (and each
+    card's) is the least number of card points he can be held to at the end of the game,
+    skat included; Jungfrau and Durchmarsch are not part of it."""
+    pos = Position(game=GameType.GRAND, declarer=0, hands=hands, trick=tuple(trick), leader=leader)
+    pos.validate()
+    ctx = ctx or thread_context()
+    player = pos.to_move
+    in_play = sum(CARD_POINTS[c] for h in hands for c in cards_of(h)) + sum(CARD_POINTS[c] for c in trick)
+    others_points = 120 - own_points - in_play - skat_points
+    if others_points < 0:
+        raise ValueError(f"more than 120 card points: {own_points} taken, {in_play} in play, {skat_points} in the skat")
+    loaded = ctx.load_trick(pos.trick)
+    nodes_before = ctx.nodes
+    start = time.perf_counter()
+    value, best, count = core.solve_root_ramsch(
+        player, hands[0], hands[1], hands[2], loaded, len(pos.trick), leader, others_points, skat_points,
+        core.EXACT, True, ctx.out_cards, ctx.out_values, *ctx.arrays)
+    ms = (time.perf_counter() - start) * 1000.0
+    if value == core.ABORTED:
+        raise SolveAborted(f"solve aborted after {ctx.nodes - nodes_before} nodes")
+    cards = {Card(int(ctx.out_cards[i])): 120 - int(ctx.out_values[i]) for i in range(count)}
+    return SolveResult(value=120 - int(value), per_card=cards, best_card=Card(int(best)) if best >= 0 else None,
+                       nodes=ctx.nodes - nodes_before, ms=ms)
