@@ -27,12 +27,13 @@ import numpy as np
 from numba import njit
 
 from engine.card_layout import (
-    ABOVE, BELOW, CARD_CLASS, CLASS_MASKS, LEVEL_MASK, LEVEL_OF, NULL_GAME, POINTS, TO_INTERNAL, TO_STANDARD, beats,
-    high_index, legal_internal, low_index, mask_points, popcount, to_internal_mask,
+    ABOVE, BELOW, CARD_CLASS, CLASS_MASKS, LEVEL_MASK, LEVEL_OF, NULL_GAME, POINTS, RAMSCH_GAME, TO_INTERNAL,
+    TO_STANDARD, beats, high_index, legal_internal, low_index, mask_points, popcount, to_internal_mask,
 )
 from engine.rules import TRUMP_CLASS
 
 NULL = NULL_GAME
+RAMSCH = RAMSCH_GAME
 TRUMP = TRUMP_CLASS
 ALL_CARDS = (1 << 32) - 1
 NO_CARD = -1
@@ -517,6 +518,121 @@ def _dump_null(g, legal, hand):
     return best
 
 
+# ---------------------------------------------------------------- Ramsch
+
+NO_TRICK_YET = 3
+"""Ramsch policy's ``sweeper`` before the first trick is complete."""
+SPLIT = -1
+"""Ramsch policy's ``sweeper`` once two seats have taken tricks."""
+DURCHMARSCH_SLACK = 1
+"""A hand goes for Durchmarsch when at most this many of its cards are not masters."""
+STOP_SWEEP_TRICKS = 4
+"""After this many tricks all taken by one other seat, a player takes a trick to stop the Durchmarsch."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def ramsch_sweeper(tricks0, tricks1, tricks2):
+    """The seat that has taken every trick so far, ``NO_TRICK_YET`` or ``SPLIT``."""
+    total = tricks0 + tricks1 + tricks2
+    if total == 0:
+        return NO_TRICK_YET
+    if tricks0 == total:
+        return 0
+    if tricks1 == total:
+        return 1
+    if tricks2 == total:
+        return 2
+    return SPLIT
+
+
+@njit(cache=True, nogil=True)
+def _non_masters(g, hand, unknown):
+    """How many cards of ``hand`` an unknown card of their class could still beat (a card
+    is a master when only cards of its own hand are above it among those not played)."""
+    count = 0
+    m = hand
+    while m:
+        c = low_index(m)
+        m &= m - 1
+        if ABOVE[g, c] & unknown:
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _ramsch_shed(g, cards, hand, rng):
+    """The card of ``cards`` to get rid of when it cannot take the trick: the most points,
+    then the highest card (a future winner less), from the shorter class."""
+    best = NO_CARD
+    best_key = 1 << 30
+    ties = 0
+    m = cards
+    while m:
+        c = low_index(m)
+        m &= m - 1
+        same = hand & CLASS_MASKS[g, CARD_CLASS[g, c]]
+        key = -(POINTS[g, c] * 256 + (c & 31) * 4) + popcount(same)
+        best, best_key, ties = _keep_lowest(best, best_key, ties, c, key, rng)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _ramsch_lead(g, hand, unknown, rng):
+    """Lead the card most likely to be taken by someone else: one that an unknown card of
+    its class beats, few points, low, from a class with many unknown cards above it."""
+    best = NO_CARD
+    best_key = 1 << 30
+    ties = 0
+    m = hand
+    while m:
+        c = low_index(m)
+        m &= m - 1
+        above_unknown = popcount(ABOVE[g, c] & unknown)
+        key = POINTS[g, c] * 16 - above_unknown * 8 + (c & 7)
+        if above_unknown == 0:
+            key += 4000  # a master takes its own trick
+        best, best_key, ties = _keep_lowest(best, best_key, ties, c, key, rng)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def choose_ramsch(g, seat, hand, legal, trick, n, played, unknown, sweeper, rng):
+    """The heuristic Ramsch card (every player for himself, fewest card points wins):
+
+    - a hand whose cards are all masters but ``DURCHMARSCH_SLACK`` goes for Durchmarsch
+      while it has taken every trick: it leads its highest master and wins each trick
+      with its lowest winning card;
+    - once another seat has taken the first ``STOP_SWEEP_TRICKS`` tricks, take a trick
+      to stop its Durchmarsch, with the lowest winning card;
+    - on lead: the card most likely to be taken by another (``_ramsch_lead``);
+    - following: the card with most points that stays under the trick's best card;
+      when every card takes it, the highest if last to play (the trick is his anyway:
+      shed a future winner), else the lowest;
+    - void: shed the card with most points (``_ramsch_shed``).
+    """
+    going_for_it = (sweeper == seat or sweeper == NO_TRICK_YET) and _non_masters(g, hand, unknown) <= DURCHMARSCH_SLACK
+    if n == 0:
+        if going_for_it:
+            masters = 0
+            m = hand
+            while m:
+                c = low_index(m)
+                m &= m - 1
+                if not ABOVE[g, c] & unknown:
+                    masters |= 1 << c
+            return high_index(masters if masters else hand)  # the jacks first, then the aces
+        return _ramsch_lead(g, hand, unknown, rng)
+    best_card = trick[_winner_position(g, trick, n)]
+    winners = _winners(g, legal, best_card)
+    stop_sweep = 0 <= sweeper < 3 and sweeper != seat and popcount(played) - n >= 3 * STOP_SWEEP_TRICKS
+    if winners and (going_for_it or stop_sweep):
+        return low_index(winners)
+    losers = legal & ~winners
+    if losers:
+        return _ramsch_shed(g, losers, hand, rng)
+    return high_index(legal) if n == 2 else low_index(legal)
+
+
 # ---------------------------------------------------------------- the policy
 
 
@@ -529,12 +645,16 @@ def choose_internal(g, decl, seat, hand, trick, n, leader, played, voids, skat_k
     int64[3] bit k set when that seat has shown void in follow class k;
     skat_known: the skat cards this seat knows (the declarer after taking
     it), else 0; decl_open: the declarer's hand when it is shown (ouvert),
-    else 0.
+    else 0.  In Ramsch (``g == RAMSCH``) there is no declarer: ``decl`` is the
+    seat that has taken every trick so far (``ramsch_sweeper``) and the cards a
+    seat pushed on (Schieben) or saw in the skat are its ``skat_known``.
     """
     legal = legal_internal(g, hand, trick[0] if n > 0 else -1)
     if not legal & (legal - 1):
         return low_index(legal)
     unknown = ALL_CARDS & ~hand & ~played & ~skat_known
+    if g == RAMSCH:
+        return choose_ramsch(g, seat, hand, legal, trick, n, played, unknown, decl, rng)
     if g == NULL:
         if seat == decl:
             return _null_declarer(g, decl, hand, legal, trick, n, unknown, voids, rng)
@@ -740,6 +860,106 @@ def playout_cards_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader
             k += 1
     return results
 
+
+
+# ---------------------------------------------------------------- Ramsch playouts
+
+
+@njit(cache=True, nogil=True)
+def _ramsch_playout_internal(g, hands, trick, n, leader, points, tricks, skat_points, played, voids, known, rng,
+                             out, first):
+    """Play a Ramsch game to the end (internal layout), the seat to move playing ``first``
+    (-1: the policy's card), then everyone the policy's cards; mutates hands, trick,
+    voids.  ``points`` / ``tricks``: int64[3] taken so far; ``known``: int64[3], the skat
+    cards each seat knows.  Writes each seat's card points (the skat's ``skat_points``
+    with the last trick) to out[0..2] and its tricks to out[3..5]."""
+    p0, p1, p2 = points[0], points[1], points[2]
+    k0, k1, k2 = tricks[0], tricks[1], tricks[2]
+    while True:
+        if hands[0] == 0 and hands[1] == 0 and hands[2] == 0 and n == 0:
+            break
+        seat = (leader + n) % 3
+        hand = hands[seat]
+        if first >= 0:
+            card = first
+            first = -1
+        else:
+            card = choose_internal(g, ramsch_sweeper(k0, k1, k2), seat, hand, trick, n, leader, played, voids,
+                                   known[seat], 0, rng)
+        if n > 0:
+            led_cls = CARD_CLASS[g, trick[0]]
+            if CARD_CLASS[g, card] != led_cls:
+                voids[seat] |= 1 << led_cls
+        hands[seat] = hand & ~(1 << card)
+        played |= 1 << card
+        trick[n] = card
+        n += 1
+        if n == 3:
+            winner = (leader + _winner_position(g, trick, 3)) % 3
+            pts = POINTS[g, trick[0]] + POINTS[g, trick[1]] + POINTS[g, trick[2]]
+            if hands[0] == 0 and hands[1] == 0 and hands[2] == 0:
+                pts += skat_points
+            if winner == 0:
+                p0 += pts
+                k0 += 1
+            elif winner == 1:
+                p1 += pts
+                k1 += 1
+            else:
+                p2 += pts
+                k2 += 1
+            leader = winner
+            n = 0
+    out[0], out[1], out[2] = p0, p1, p2
+    out[3], out[4], out[5] = k0, k1, k2
+
+
+@njit(cache=True, nogil=True)
+def ramsch_playout_cards_batch(worlds, skats, known_std, trick_std, n, leader, points, tricks, played, voids,
+                               cards, repeats, seed):
+    """Ramsch: for each card of ``cards`` (standard mask, played first by the seat to move)
+    and each world, play it, then finish the game with the policy.
+
+    worlds: int64[W, 3] hands (standard masks); skats: int64[W], the skat in each world
+    (its points go with the last trick); known_std: int64[3], the skat cards each seat
+    knows; points / tricks: int64[3] taken so far; voids: int64[3].  Returns
+    int64[C, W, repeats, 6] (each seat's points, then tricks), the cards in index order;
+    a card the seat to move may not play in a world leaves its rows -1.
+    """
+    g = RAMSCH
+    n_cards = popcount(cards)
+    n_worlds = worlds.shape[0]
+    results = np.full((n_cards, n_worlds, repeats, 6), -1, np.int64)
+    rng = seed_state(seed)
+    hands = np.empty(3, np.int64)
+    trick = np.empty(3, np.int64)
+    world_voids = np.empty(3, np.int64)
+    known = np.empty(3, np.int64)
+    for s in range(3):
+        known[s] = to_internal_mask(g, known_std[s])
+    played_internal = to_internal_mask(g, played)
+    mover = (leader + n) % 3
+    start_trick = _internal_trick(g, trick_std, n)
+    led = start_trick[0] if n > 0 else -1
+    start = np.empty(3, np.int64)
+    for w in range(n_worlds):
+        for s in range(3):
+            start[s] = to_internal_mask(g, worlds[w, s])
+        skat_points = mask_points(g, to_internal_mask(g, skats[w]))
+        legal = legal_internal(g, start[mover], led)
+        remaining = cards
+        k = 0
+        while remaining:
+            card_std = low_index(remaining)
+            remaining &= remaining - 1
+            card = TO_INTERNAL[g, card_std]
+            if (legal >> card) & 1:
+                for r in range(repeats):
+                    _restart(hands, start, world_voids, voids, trick, start_trick, n)
+                    _ramsch_playout_internal(g, hands, trick, n, leader, points, tricks, skat_points,
+                                             played_internal, world_voids, known, rng, results[k, w, r], card)
+            k += 1
+    return results
 
 
 @njit(cache=True, nogil=True)
