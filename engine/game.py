@@ -33,7 +33,7 @@ from .rules import (
     next_bid,
     trick_winner,
 )
-from .scoring import Declaration, GameEnd, GameResult, evaluate, null_value
+from .scoring import Declaration, GameEnd, GameResult, RamschResult, evaluate, null_value, ramsch_result
 
 
 class IllegalMoveError(ValueError):
@@ -130,6 +130,8 @@ class Phase(enum.Enum):
     PLAY = "play"
     FINISHED = "finished"  # played to the end, resigned, or abandoned
     PASSED = "passed"  # all three passed
+    RAMSCH_SKAT = "ramsch_skat"  # all passed into a Ramsch: each seat in turn pushes, picks up or escapes
+    RAMSCH_DISCARD = "ramsch_discard"  # a seat that picked the Ramsch skat up puts two cards back
 
 
 # ---------------------------------------------------------------- moves
@@ -188,6 +190,14 @@ class Declare:
 
 
 @dataclass(frozen=True)
+class Push:
+    """Schieben, in a Ramsch's skat round: pass the skat on unseen, doubling the game."""
+
+    def __str__(self) -> str:
+        return "push"
+
+
+@dataclass(frozen=True)
 class Play:
     card: Card
 
@@ -233,7 +243,7 @@ class Leave:
         return f"{'TI' if self.timeout else 'LE'}.{self.seat}"
 
 
-Move = Bid | Hold | Pass | PickUp | Discard | Declare | Play | Resign | ShowCards | Leave
+Move = Bid | Hold | Pass | PickUp | Discard | Declare | Push | Play | Resign | ShowCards | Leave
 
 
 @dataclass(frozen=True)
@@ -241,8 +251,9 @@ class Outcome:
     """How a finished game came out."""
 
     end: GameEnd
-    result: GameResult | None
-    """The scored game; None when it was passed in or abandoned before a declaration."""
+    result: GameResult | RamschResult | None
+    """The scored game (a RamschResult for a Ramsch); None when it was passed in,
+    or abandoned before a declaration or during a Ramsch."""
     left_seat: int | None = None
     """The seat that left or ran out of time, when that ended the game."""
 
@@ -323,7 +334,7 @@ _SNAPSHOT_FIELDS = (
     "phase", "hands", "hand_sizes", "skat", "skat_known", "discard", "skat_taken",
     "bid", "bid_stage", "bidder", "listener", "awaiting_listener", "out", "bid_history", "declarer",
     "declaration", "leader", "trick", "tricks", "points", "trick_counts", "resigned", "shown", "end",
-    "left_seat", "revealed", "moves",
+    "left_seat", "revealed", "moves", "ramsch", "ramsch_turn", "pushes", "skat_holder",
 )
 
 
@@ -368,6 +379,15 @@ class GameState:
         self.revealed = False
         self.moves: tuple[tuple[int, Move], ...] = ()
         """Every move with the seat that made it, in order."""
+        # Ramsch (docs/house-rules.md)
+        self.ramsch = False
+        """All three passed with Ramsch on (stays true if a Grand Hand escape follows)."""
+        self.ramsch_turn: int | None = None
+        """The seat deciding in the Ramsch skat round."""
+        self.pushes = 0
+        """How often the Ramsch skat was pushed on unseen."""
+        self.skat_holder: int | None = None
+        """The seat that put the Ramsch skat back and so knows it, until the next pick-up."""
         self._stack: list[tuple] = []
         self._result: GameResult | None = None
 
@@ -413,7 +433,7 @@ class GameState:
         v.deal = None
         v._result = None
         v.hands = [self.hands[s] if s == seat or (self.revealed and s == self.declarer) else 0 for s in range(3)]
-        sees_skat = self.skat_taken and self.declarer == seat
+        sees_skat = (self.skat_taken and self.declarer == seat) or self.skat_holder == seat
         v.skat = self.skat if sees_skat else 0
         v.skat_known = sees_skat
         v.discard = self.discard if sees_skat else 0
@@ -426,13 +446,13 @@ class GameState:
         # declaration: scan up to it instead of re-mapping every move of the game
         # (views are taken before every decision: a quarter of a heuristic game's profile).
         moves = self.moves
-        if seat == self.declarer:
+        if seat == self.declarer and not self.ramsch:
             return moves
         seen = None
         for i, (s, m) in enumerate(moves):
-            if isinstance(m, Declare):
+            if isinstance(m, (Declare, Play)):
                 break
-            shown = self.visible_move(m, seat)
+            shown = self.visible_move(m, seat, by=s)
             if shown is not m:
                 if seen is None:
                     seen = list(moves)
@@ -448,6 +468,8 @@ class GameState:
             return self.listener if self.awaiting_listener else self.bidder
         if self.phase in (Phase.SKAT, Phase.DISCARD, Phase.DECLARE):
             return self.declarer
+        if self.phase in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
+            return self.ramsch_turn
         if self.phase == Phase.PLAY:
             return (self.leader + len(self.trick)) % 3
         return None
@@ -458,7 +480,15 @@ class GameState:
 
     @property
     def game(self) -> GameType | None:
-        return self.declaration.game if self.declaration else None
+        """The declared game; in a Ramsch GameType.GRAND, whose trick rules it plays by."""
+        if self.declaration:
+            return self.declaration.game
+        return GameType.GRAND if self.ramsch else None
+
+    @property
+    def is_ramsch(self) -> bool:
+        """All three passed and a Ramsch is played (no Grand Hand escaped it)."""
+        return self.ramsch and self.declaration is None
 
     @property
     def played(self) -> Mask:
@@ -481,7 +511,7 @@ class GameState:
             return 0
         seat = self.to_move
         assert seat is not None
-        return legal_cards(self.hands[seat], self.declaration.game, self.trick[0] if self.trick else None)
+        return legal_cards(self.hands[seat], self.game, self.trick[0] if self.trick else None)
 
     def legal_moves(self) -> list[Move]:
         """The moves of the player to move (their hand must be known)."""
@@ -498,7 +528,22 @@ class GameState:
             return [Declare(d) for d in self._declarations(hand=False)]
         if self.phase == Phase.PLAY:
             return [Play(c) for c in cards_of(self.legal_cards())]
+        if self.phase == Phase.RAMSCH_SKAT:
+            return self._ramsch_skat_moves()
+        if self.phase == Phase.RAMSCH_DISCARD:
+            hand = [c for c in cards_of(self.hands[self.ramsch_turn]) if not c.is_jack]
+            return [Discard((1 << a) | (1 << b)) for i, a in enumerate(hand) for b in hand[i + 1:]]
         return []
+
+    def _ramsch_skat_moves(self) -> list[Move]:
+        moves: list[Move] = []
+        if self.rules.schieben:
+            moves += [PickUp(self.skat if self.skat_known else None), Push()]
+        else:
+            moves.append(Pass())
+        if self.rules.grand_hand_escape:
+            moves += [Declare(d) for d in self._declarations(hand=True) if d.game == GameType.GRAND]
+        return moves
 
     def _declarations(self, hand: bool) -> list[Declaration]:
         result = []
@@ -521,6 +566,8 @@ class GameState:
         problem = decl.problem(german)
         if problem:
             return problem
+        if self.phase == Phase.RAMSCH_SKAT and decl.game != GameType.GRAND:
+            return "instead of the Ramsch only a Grand Hand may be declared"
         if decl.hand and self.skat_taken:
             return "the skat was taken: this cannot be a hand game"
         if not decl.hand and not self.skat_taken:
@@ -536,7 +583,8 @@ class GameState:
     def parse_iss(self, text: str, seat: int | None = None) -> Move:
         """The move that ISS notation ``text`` stands for here, made by ``seat`` (the seat
         to move unless given): ``18``, ``y``, ``p``, ``s``, ``ST.H8`` (a discard),
-        ``GO`` (a declaration), ``CJ`` (a card), ``RE``, ``SC``, ``LE.1``, ``TI.1``.
+        ``GO`` (a declaration), ``CJ`` (a card), ``RE``, ``SC``, ``LE.1``, ``TI.1``; in a
+        Ramsch's skat round also ``push`` and ``p`` (docs/house-rules.md).
         Raises ValueError naming what was expected; legality is ``push``'s to check."""
         seat = self.to_move if seat is None else seat
         if text == "RE":
@@ -555,6 +603,13 @@ class GameState:
             if text.isdigit():
                 return Bid(int(text))
             raise ValueError("expected a bid value, y or p")
+        if self.phase == Phase.RAMSCH_SKAT and text in ("s", "push", "p"):
+            return {"s": PickUp(), "push": Push(), "p": Pass()}[text]
+        if self.phase == Phase.RAMSCH_SKAT:
+            code, _, shown = text.partition(".")
+            return Declare(Declaration.from_iss(code), CardSet.from_str(shown).mask if shown else None)
+        if self.phase == Phase.RAMSCH_DISCARD:
+            return Discard(CardSet.from_str(text).mask)
         if self.phase == Phase.SKAT and text == "s":
             return PickUp()
         if self.phase in (Phase.SKAT, Phase.DECLARE):
@@ -572,8 +627,13 @@ class GameState:
 
     # ------------------------------------------------------------ moves
 
-    def visible_move(self, move: Move, seat: int) -> Move:
-        """The form of ``move`` that ``seat`` may see."""
+    def visible_move(self, move: Move, seat: int, by: int | None = None) -> Move:
+        """The form of ``move`` that ``seat`` may see.  ``by`` is the seat that makes it
+        (the seat to move unless given); in a Ramsch the skat moves are seen only by their maker."""
+        if self.ramsch and isinstance(move, (PickUp, Discard)):
+            if seat == (self.to_move if by is None else by):
+                return move
+            return PickUp(None) if isinstance(move, PickUp) else Discard(None)
         if isinstance(move, PickUp) and seat != self.declarer:
             return PickUp(None)
         if isinstance(move, Discard) and seat != self.declarer:
@@ -634,6 +694,8 @@ class GameState:
         if isinstance(move, ShowCards):
             if self.phase != Phase.PLAY:
                 raise IllegalMoveError("cards can only be shown during play")
+            if self.is_ramsch:
+                raise IllegalMoveError("cards cannot be shown in a Ramsch: there is no declarer to concede to")
             self.shown = self.shown | {seat}
             return move if move.seat is seat else ShowCards(seat)
         if self.phase == Phase.BIDDING:
@@ -656,6 +718,12 @@ class GameState:
             if not isinstance(move, Play):
                 raise IllegalMoveError(f"play a card now, not {_shown(move)}")
             return self._play(move.card, seat)
+        if self.phase == Phase.RAMSCH_SKAT:
+            return self._ramsch_skat_move(move, seat)
+        if self.phase == Phase.RAMSCH_DISCARD:
+            if not isinstance(move, Discard):
+                raise IllegalMoveError(f"put two cards back into the skat first, not {_shown(move)}")
+            return self._ramsch_discard(move, seat)
         raise IllegalMoveError(f"{_shown(move)} is not possible in phase {self.phase.value}")
 
     # bidding --------------------------------------------------------
@@ -707,6 +775,8 @@ class GameState:
                 self.bid_stage, self.bidder, self.listener = 2, FOREHAND, FOREHAND
             else:
                 self._bidding_won(survivor)
+        elif self.rules.ramsch:
+            self._start_ramsch()
         else:
             self.phase = Phase.PASSED
             self.end = GameEnd.PASSED
@@ -790,12 +860,107 @@ class GameState:
         self.leader = FOREHAND
         return move
 
+    # Ramsch: the skat round (docs/house-rules.md) ---------------------
+
+    def _start_ramsch(self) -> None:
+        self.ramsch = True
+        if self.rules.schieben or self.rules.grand_hand_escape:
+            self.phase = Phase.RAMSCH_SKAT
+            self.ramsch_turn = FOREHAND
+        else:
+            self._start_ramsch_play()
+
+    def _start_ramsch_play(self) -> None:
+        self.phase = Phase.PLAY
+        self.ramsch_turn = None
+        self.leader = FOREHAND
+
+    def _next_in_ramsch_skat_round(self, seat: int) -> None:
+        if seat == REARHAND:
+            self._start_ramsch_play()
+        else:
+            self.phase = Phase.RAMSCH_SKAT
+            self.ramsch_turn = seat + 1
+
+    def _ramsch_skat_move(self, move: Move, seat: int) -> Move:
+        name = SEAT_NAMES[seat]
+        if isinstance(move, Declare):
+            if not self.rules.grand_hand_escape:
+                raise IllegalMoveError("these rules have no Grand Hand instead of the Ramsch")
+            self.declarer = seat
+            self.ramsch_turn = None
+            return self._declare(move)
+        if isinstance(move, (Push, PickUp)) and not self.rules.schieben:
+            raise IllegalMoveError("these rules have no Schieben: the skat stays where it is")
+        if isinstance(move, Push):
+            self.pushes += 1
+            self._next_in_ramsch_skat_round(seat)
+            return move
+        if isinstance(move, PickUp):
+            return self._ramsch_pick_up(move, seat)
+        if isinstance(move, Pass) and not self.rules.schieben:
+            self._next_in_ramsch_skat_round(seat)
+            return move
+        choices = ["push the skat on (push)", "pick it up (s)"] if self.rules.schieben else ["play the Ramsch (p)"]
+        if self.rules.grand_hand_escape:
+            choices.append("declare a Grand Hand (GH)")
+        raise IllegalMoveError(f"{name} must {' or '.join(choices)}, not {_shown(move)}")
+
+    def _ramsch_pick_up(self, move: PickUp, seat: int) -> Move:
+        skat = move.skat
+        if skat is not None:
+            skat = _checked_mask(skat, "the skat")
+            if skat.bit_count() != 2:
+                raise IllegalMoveError(f"the skat has two cards, not {CardSet(skat).unicode() or 'none'}")
+            elsewhere = self.hands[0] | self.hands[1] | self.hands[2]
+            if skat & elsewhere:
+                raise IllegalMoveError(f"{CardSet(skat & elsewhere).unicode()} cannot be in the skat: a hand has it")
+        if self.skat_known:
+            if skat is not None and skat != self.skat:
+                raise IllegalMoveError(f"the skat is {CardSet(self.skat)}, not {CardSet(skat)}")
+            skat = self.skat
+        elif self.perspective == seat and skat is None:
+            raise IllegalMoveError("the view of the seat picking up needs the skat cards")
+        if skat is not None and (self.perspective is None or self.perspective == seat):
+            self.hands[seat] |= skat
+        else:
+            skat = None
+        self.hand_sizes[seat] += 2
+        # the skat is in a hand now: nobody but the full state knows where its cards are
+        self.skat, self.skat_known, self.skat_holder = 0, self.perspective is None, None
+        self.phase = Phase.RAMSCH_DISCARD
+        return PickUp(skat)
+
+    def _ramsch_discard(self, move: Discard, seat: int) -> Move:
+        cards = move.cards
+        if cards is None:
+            if self.knows_hand(seat):
+                raise IllegalMoveError("name the two cards to put back into the skat")
+        else:
+            cards = _checked_mask(cards, "the cards put back")
+            if cards.bit_count() != 2:
+                raise IllegalMoveError("put exactly two cards back, not {cards}", cards=CardSet(cards))
+            known = self.hands[seat]
+            if self.knows_hand(seat) and cards & ~known:
+                raise IllegalMoveError("you do not hold {missing}", missing=CardSet(cards & ~known))
+            jacks = [c for c in cards_of(cards) if c.is_jack]
+            if jacks:
+                raise IllegalMoveError("jacks may not be pushed on in a Ramsch: {jacks}", jacks=CardSet(mask_of(jacks)))
+            self.hands[seat] &= ~cards
+            self.skat, self.skat_known = cards, True
+            if cards is not move.cards:
+                move = Discard(cards)
+        self.hand_sizes[seat] -= 2
+        self.skat_holder = seat
+        self._next_in_ramsch_skat_round(seat)
+        return move
+
     # play -------------------------------------------------------------
 
     def _play(self, card: Card, seat: int) -> Move:
         if type(card) is not Card:
             card = _checked_card(card)
-        game = self.declaration.game
+        game = self.game
         hand = self.hands[seat]
         bit = 1 << card
         if self.knows_hand(seat):
@@ -820,7 +985,7 @@ class GameState:
         return Play(card)
 
     def _close_trick(self) -> None:
-        game = self.declaration.game
+        game = self.game
         winner = (self.leader + trick_winner(game, self.trick)) % 3
         done = Trick(self.leader, self.trick, winner)
         self.tricks = self.tricks + (done,)
@@ -842,6 +1007,8 @@ class GameState:
     def _resign(self, move: Resign, seat: int) -> Move:
         if self.phase != Phase.PLAY:
             raise IllegalMoveError("resigning is only possible during play")
+        if self.is_ramsch:
+            raise IllegalMoveError("there is nothing to resign in a Ramsch: it has no declarer")
         self.resigned = self.resigned | {seat}
         if seat == self.declarer:
             self._concede(to_declarer=False, end=GameEnd.DECLARER_RESIGNED)
@@ -887,10 +1054,20 @@ class GameState:
         skat_points = points_of(self._skat_for_points())
         return self.points[self.declarer] + skat_points
 
-    def result(self) -> GameResult | None:
-        """The scored result once the game is over and was declared (None otherwise)."""
-        if self.phase != Phase.FINISHED or self.declaration is None:
+    def result(self) -> GameResult | RamschResult | None:
+        """The scored result once the game is over and was declared, or a Ramsch was played
+        to its end (None otherwise)."""
+        if self.phase != Phase.FINISHED or (self.declaration is None and not self.is_ramsch):
             return None
+        if self._result is None and self.is_ramsch:
+            if self.end != GameEnd.PLAYED:
+                return None  # abandoned: a Ramsch is only scored when played out
+            if self.deal is None:
+                raise ValueError("a view cannot score the Ramsch: the skat is unknown")
+            last = self.tricks[-1].winner
+            points = list(self.points)
+            points[last] += points_of(self.skat)
+            self._result = ramsch_result(points, self.trick_counts, last, self.pushes, self.end)
         if self._result is None:
             if self.deal is None:
                 raise ValueError("a view cannot score the game: the declarer's cards are unknown")
@@ -898,10 +1075,14 @@ class GameState:
             declarer_tricks = self.trick_counts[d]
             defender_tricks = sum(self.trick_counts) - declarer_tricks
             self._result = evaluate(
-                d, self.declaration, self.bid, self.deal.hands[d] | self.deal.skat,
+                d, self.declaration, self.bid, self.deal.hands[d] | self._declarer_skat(),
                 self.declarer_points, declarer_tricks, defender_tricks, self.end or GameEnd.PLAYED,
             )
         return self._result
+
+    def _declarer_skat(self) -> Mask:
+        # the dealt skat; after a Ramsch skat round, the skat as the escaping Grand Hand found it
+        return self.skat if self.ramsch else self.deal.skat
 
     def outcome(self) -> Outcome | None:
         """How the game came out, once it is over (None while it goes on)."""

@@ -1,4 +1,4 @@
-"""Matadors, game value, overbid, and the two score lists (plain, Seeger-Fabian)."""
+"""Matadors, game value, overbid, the two score lists (plain, Seeger-Fabian), and Ramsch results."""
 
 from __future__ import annotations
 
@@ -186,6 +186,12 @@ class GameResult:
     multipliers: tuple[tuple[str, int], ...] = field(default=())
     """The named steps that make up the multiplier, for display."""
 
+    def scores_by_seat(self, table_size: int = 3) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+        """(plain, Seeger-Fabian) list entries by seat: the plain list counts the declarer only."""
+        plain = [0, 0, 0]
+        plain[self.declarer] = self.value
+        return (plain[0], plain[1], plain[2]), self.seeger_fabian(table_size)
+
     def seeger_fabian(self, table_size: int = 3) -> tuple[int, int, int]:
         """Seeger-Fabian points by seat (0 forehand, 1 middlehand, 2 rearhand)."""
         scores = [0, 0, 0]
@@ -264,3 +270,70 @@ def evaluate(
         declarer, decl, bid, mats, declarer_points, defender_points, declarer_tricks, defender_tricks,
         won, overbid, schneider, schwarz, multiplier, value, value if won else -2 * value, end, tuple(steps),
     )
+
+
+@dataclass(frozen=True)
+class RamschResult:
+    """The outcome of a Ramsch (all three passed; docs/house-rules.md): no declarer,
+    the most card points lose them."""
+
+    points: tuple[int, int, int]
+    """Card points by seat, the skat counted for the winner of the last trick."""
+    tricks: tuple[int, int, int]
+    skat_to: int
+    """The seat that won the last trick and with it the skat."""
+    pushes: int
+    """How often the skat was pushed on unseen (each doubles)."""
+    losers: tuple[int, ...]
+    """The seats with the most card points (more than one on a tie); none after a Durchmarsch."""
+    jungfrau: int | None
+    """The seat that took no trick (doubling the loss), if one did."""
+    durchmarsch: int | None
+    """The seat that took every trick, if one did: it wins instead."""
+    multiplier: int
+    values: tuple[int, int, int]
+    """Signed list entries by seat: minus points × multiplier for each loser, or +120 × pushes' doubling."""
+    end: GameEnd = GameEnd.PLAYED
+    multipliers: tuple[tuple[str, int], ...] = field(default=())
+    """The named doublings (pushes, Jungfrau), each a factor, for display."""
+
+    def scores_by_seat(self, table_size: int = 3) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+        """(plain, Seeger-Fabian) by seat: the same numbers, as Ramsch has no declarer to
+        give the Seeger-Fabian bonuses to (docs/house-rules.md)."""
+        return self.values, self.values
+
+
+RAMSCH_DURCHMARSCH_VALUE = 120
+
+
+def ramsch_result(
+    points: tuple[int, int, int] | list[int],
+    tricks: tuple[int, int, int] | list[int],
+    skat_to: int,
+    pushes: int = 0,
+    end: GameEnd = GameEnd.PLAYED,
+) -> RamschResult:
+    """Score a Ramsch from the card points (skat included) and tricks by seat."""
+    points = (points[0], points[1], points[2])
+    tricks = (tricks[0], tricks[1], tricks[2])
+    if sum(points) != 120 or sum(tricks) != 10:
+        raise ValueError(f"a played Ramsch shares 120 points and 10 tricks, not {points} and {tricks}")
+    steps: list[tuple[str, int]] = [("pushed", 2)] * pushes
+    durchmarsch = next((seat for seat in range(3) if tricks[seat] == 10), None)
+    values = [0, 0, 0]
+    losers: tuple[int, ...] = ()
+    jungfrau = None
+    if durchmarsch is not None:
+        multiplier = 2 ** pushes
+        values[durchmarsch] = RAMSCH_DURCHMARSCH_VALUE * multiplier
+    else:
+        jungfrau = next((seat for seat in range(3) if tricks[seat] == 0), None)
+        if jungfrau is not None:
+            steps.append(("Jungfrau", 2))
+        multiplier = 2 ** len(steps)
+        most = max(points)
+        losers = tuple(seat for seat in range(3) if points[seat] == most)
+        for seat in losers:
+            values[seat] = -points[seat] * multiplier
+    return RamschResult(points, tricks, skat_to, pushes, losers, jungfrau, durchmarsch, multiplier,
+                        (values[0], values[1], values[2]), end, tuple(steps))

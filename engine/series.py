@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from .game import Deal, GameState
 from .limits import Limit
 from .players.base import Player
-from .scoring import SEEGER_FABIAN_DEFENDER_BONUS, GameResult
+from .scoring import SEEGER_FABIAN_DEFENDER_BONUS, GameResult, RamschResult
 
 
 def play_game(deal: Deal, players: list[Player] | tuple[Player, ...], limit: Limit | None = None) -> GameState:
@@ -45,7 +45,7 @@ class SeriesEntry:
     """Table position (index into the series' players) of the dealer."""
     seats: tuple[int, int, int]
     """seats[s] = table position of the player in seat s (0 forehand)."""
-    result: GameResult | None
+    result: GameResult | RamschResult | None
     """None for a game passed in."""
 
     def scores(self, table_size: int = 3) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -53,10 +53,10 @@ class SeriesEntry:
         plain = [0, 0, 0]
         sf = [0, 0, 0]
         if self.result is not None:
-            by_seat = self.result.seeger_fabian(table_size)
+            plain_by_seat, sf_by_seat = self.result.scores_by_seat(table_size)
             for seat, position in enumerate(self.seats):
-                sf[position] = by_seat[seat]
-            plain[self.seats[self.result.declarer]] = self.result.value
+                plain[position] = plain_by_seat[seat]
+                sf[position] = sf_by_seat[seat]
         return tuple(plain), tuple(sf)
 
 
@@ -81,7 +81,7 @@ class Series:
         """Table positions in forehand, middlehand, rearhand order: forehand sits left of the dealer."""
         return ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
 
-    def record(self, result: GameResult | None) -> SeriesEntry:
+    def record(self, result: GameResult | RamschResult | None) -> SeriesEntry:
         dealer = self.next_dealer
         entry = SeriesEntry(len(self.entries) + 1, dealer, self.seats_for(dealer), result)
         self.entries.append(entry)
@@ -94,7 +94,7 @@ class Series:
             for pos in range(3):
                 totals[pos].score += plain[pos]
                 totals[pos].seeger_fabian += sf[pos]
-            if entry.result is not None:
+            if isinstance(entry.result, GameResult):  # declarer statistics: declared games only
                 t = totals[entry.seats[entry.result.declarer]]
                 t.games += 1
                 if entry.result.won:
