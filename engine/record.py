@@ -11,7 +11,10 @@ record writes back exactly as it was read; it also converts them into engine
 moves, tolerating what the real server writes: declaration and discard as one
 move (``D.ST.H8``) or two (``D`` then ``D9.DQ``), ``RE``/``SC``, ``TI.n`` and
 ``LE.n``, a hidden card ``??`` (the card of the player to move when someone
-leaves) and passed games.  A record that cannot be read raises (or, reading a
+leaves) and passed games.  Games played with house rules (Ramsch, its skat
+round) use the extension documented in ``docs/house-rules.md`` (header ``HR``,
+the tokens ``push``, and a Ramsch ``R[...]``); records without it read as
+before.  A record that cannot be read raises (or, reading a
 file, collects) a ``RecordError`` naming the line, the field and what was
 expected; the other records still load.  Error messages quote at most
 ``QUOTE_LIMIT`` characters of the record, with control characters escaped; a
@@ -40,10 +43,13 @@ from .game import (
     Phase,
     PickUp,
 )
+from .house_rules import ISKO, HouseRules
 from .rules import GameType
-from .scoring import Declaration, GameEnd, GameResult
+from .scoring import Declaration, GameEnd, GameResult, RamschResult
 
-HEADER_ORDER = ("GM", "PC", "CO", "SE", "ID", "DT", "P0", "P1", "P2", "R0", "R1", "R2")
+HEADER_ORDER = ("GM", "PC", "CO", "SE", "ID", "DT", "P0", "P1", "P2", "R0", "R1", "R2", "HR")
+RULES_HEADER = "HR"
+"""The house rules a game was played by (docs/house-rules.md); absent: the ISkO."""
 _FIELD = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
 
 MAX_LINE = 64 * 1024
@@ -117,6 +123,11 @@ class GameRecord:
     def players(self) -> tuple[str, str, str]:
         return (self.headers.get("P0", ""), self.headers.get("P1", ""), self.headers.get("P2", ""))
 
+    @property
+    def rules(self) -> HouseRules:
+        """The rules the game was played by: the ``HR`` header, or the ISkO without one."""
+        return rules_from_header(self.headers.get(RULES_HEADER))
+
     def state_at(self, position: int | None = None) -> GameState:
         """The state after the first ``position`` moves (0: the deal; None: the end
         of the record); a new state each call, free to change."""
@@ -127,7 +138,7 @@ class GameRecord:
         cached = self.__dict__.get("_final")
         if position == length and cached is not None and cached.moves == tuple(self.moves):
             return cached.copy()
-        state = GameState.new(self.deal)
+        state = GameState.new(self.deal, self.rules)
         state.push_many(move for _, move in self.moves[:position])
         return state
 
@@ -144,7 +155,7 @@ class GameRecord:
             out.append(state.copy())
         return out
 
-    def result(self) -> GameResult | None:
+    def result(self) -> GameResult | RamschResult | None:
         return self.replay().result()
 
     # --------------------------------------------------------- building
@@ -162,12 +173,18 @@ class GameRecord:
             raise ValueError("only the full state of a game can be recorded, not a view")
         headers = {"GM": "Skat", "PC": "skat-table", "ID": id}
         headers.update({f"P{i}": name for i, name in enumerate(players)})
+        if not state.rules.is_isko:
+            headers[RULES_HEADER] = rules_header(state.rules)
         if extra_headers:
             headers.update(extra_headers)
         tokens = [("w", ".".join(str(c) for c in state.deal.order()))]
         pending_discard: int | None = None
         for seat, move in state.moves:
-            if isinstance(move, PickUp):
+            if state.ramsch and isinstance(move, PickUp):  # the Ramsch skat, as this seat found it
+                tokens += [(str(seat), "s"), ("w", str(CardSet(move.skat)))]
+            elif state.ramsch and isinstance(move, Discard):  # the two cards it put back
+                tokens.append((str(seat), str(CardSet(move.cards))))
+            elif isinstance(move, PickUp):
                 tokens.append((str(seat), "s"))
                 tokens.append(("w", str(CardSet(state.deal.skat))))
             elif isinstance(move, Discard):
@@ -186,13 +203,29 @@ class GameRecord:
         return record
 
 
+def rules_header(rules: HouseRules) -> str:
+    """The ``HR`` header for ``rules``: the switches that are on, joined by commas."""
+    return ",".join(name for name, on in rules.to_dict().items() if on)
+
+
+def rules_from_header(text: str | None) -> HouseRules:
+    """The rules an ``HR`` header names (no header: the ISkO); raises ValueError for an unknown switch."""
+    if text is None:
+        return ISKO
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    return ISKO.with_switches(**{name: True for name in names})
+
+
 def result_field(state: GameState) -> str:
-    """The R[...] text for a state, in the server's own style."""
+    """The R[...] text for a state, in the server's own style (a Ramsch in the
+    extension's, docs/house-rules.md)."""
     if state.phase == Phase.PASSED:
         return "passed"
     result = state.result()
     if result is None:
         return ""
+    if isinstance(result, RamschResult):
+        return _ramsch_result_field(result)
     left = state.left_seat if state.left_seat is not None else -1
     parts = [
         f"d:{result.declarer}",
@@ -209,6 +242,22 @@ def result_field(state: GameState) -> str:
         f"to:{left if state.end == GameEnd.TIMEOUT else -1}",
         f"r:{int(result.end.resigned)}",
     ]
+    return " ".join(parts)
+
+
+def _by_seat(values: Iterable[int]) -> str:
+    return "/".join(str(v) for v in values)
+
+
+def _ramsch_result_field(result: RamschResult) -> str:
+    parts = ["ramsch", f"pts:{_by_seat(result.points)}", f"tr:{_by_seat(result.tricks)}",
+             f"l:{_by_seat(result.losers) or '-'}", f"v:{_by_seat(result.values)}"]
+    if result.jungfrau is not None:
+        parts.append(f"jf:{result.jungfrau}")
+    if result.durchmarsch is not None:
+        parts.append(f"dm:{result.durchmarsch}")
+    if result.pushes:
+        parts.append(f"push:{result.pushes}")
     return " ".join(parts)
 
 
@@ -282,7 +331,12 @@ def _convert_moves(record: GameRecord) -> None:
         raise RecordError(f"bad deal {quote(record.tokens[0][1])}: {exc} (expected 32 different cards like CJ.ST.D7)",
                           line, "MV move 1", rid) from None
 
-    state = GameState.new(record.deal)
+    try:
+        rules = record.rules
+    except ValueError as exc:
+        raise RecordError(f"unknown house rules {quote(record.headers[RULES_HEADER])}: {exc} "
+                          "(expected switch names like ramsch,schieben)", line, RULES_HEADER, rid) from None
+    state = GameState.new(record.deal, rules)
     pending: Declaration | None = None  # declaration written before its discard
     stopped = False
     hidden: str | None = None  # where a hidden card was skipped: only a player leaving may follow
@@ -335,6 +389,12 @@ def _moves_for(state: GameState, actor: str, action: str, pending: Declaration |
         if action.startswith(("LE.", "TI.")):
             leave = state.parse_iss(action)
             return [(leave.seat, leave)]
+        if state.phase == Phase.RAMSCH_DISCARD:
+            skat = CardSet.from_str(action).mask
+            taken = state.moves[-1][1].skat
+            if skat != taken:
+                raise ValueError(f"the world shows the skat as {action}, but the pick-up took {CardSet(taken)}")
+            return []
         if state.phase == Phase.DISCARD:
             skat = CardSet.from_str(action).mask
             if skat != state.deal.skat:
@@ -498,6 +558,9 @@ def write_records(path: str | Path, records: Iterable[GameRecord], append: bool 
 
 # ------------------------------------------------------------- summaries
 
+RAMSCH_GAME_NAME = "ramsch"
+"""A Ramsch in ``skat replay --json`` (it is no GameType: docs/house-rules.md)."""
+
 GAME_NAMES = {  # as `skat replay --json` and the contract analysis' JSON name the games
     GameType.CLUBS: "clubs", GameType.SPADES: "spades", GameType.HEARTS: "hearts",
     GameType.DIAMONDS: "diamonds", GameType.GRAND: "grand", GameType.NULL: "null",
@@ -511,7 +574,13 @@ def summary(record: GameRecord) -> dict:
     lists what reading tolerated (both only when there is something to say)."""
     state = record.replay()
     out: dict = {"id": record.id, "passed": state.phase == Phase.PASSED}
+    if RULES_HEADER in record.headers:
+        out["rules"] = record.rules.to_dict()
     result = state.result()
+    if isinstance(result, RamschResult) or (result is None and state.is_ramsch):
+        _add_ramsch(out, result, state)
+        _add_remarks(out, record, state)
+        return out
     if result is None:
         decl = state.declaration  # an unfinished game keeps what its moves declared
         out.update({
@@ -548,6 +617,22 @@ def summary(record: GameRecord) -> dict:
     return out
 
 
+def _add_ramsch(out: dict, result: RamschResult | None, state: GameState) -> None:
+    """A Ramsch in ``skat replay --json``: no declarer; points, tricks and list entries by seat."""
+    out.update({"declarer": None, "game": RAMSCH_GAME_NAME, "pushes": state.pushes})
+    if result is None:  # abandoned or unfinished: nothing scored
+        out.update({"points": None, "tricks": None, "losers": None, "jungfrau": None, "durchmarsch": None,
+                    "skat_to": None, "values": [0, 0, 0], "seeger_fabian": [0, 0, 0]})
+        out["abandoned"] = str(state.end or "unfinished")
+        return
+    plain, seeger_fabian = result.scores_by_seat()
+    out.update({
+        "points": list(result.points), "tricks": list(result.tricks), "losers": list(result.losers),
+        "jungfrau": result.jungfrau, "durchmarsch": result.durchmarsch, "skat_to": result.skat_to,
+        "multiplier": result.multiplier, "values": list(plain), "seeger_fabian": list(seeger_fabian),
+    })
+
+
 def _add_remarks(out: dict, record: GameRecord, state: GameState) -> None:
     if record.notes:
         out["notes"] = list(record.notes)
@@ -563,6 +648,8 @@ def result_mismatch(record: GameRecord, state: GameState | None = None) -> str |
     if not stated:
         return None
     state = state if state is not None else record.replay()
+    if "ramsch" in stated:
+        return _ramsch_mismatch(stated, state)
     if "passed" in stated:
         if state.phase == Phase.PASSED:
             return None
@@ -589,9 +676,21 @@ def result_mismatch(record: GameRecord, state: GameState | None = None) -> str |
     return None
 
 
+def _ramsch_mismatch(stated: dict[str, str], state: GameState) -> str | None:
+    result = state.result()
+    if not isinstance(result, RamschResult):
+        return f"the record's result says a Ramsch was played, but {_how_moves_end(state)}"
+    said = stated.get("v")
+    if said is not None and said != _by_seat(result.values):
+        return f"the record's result says the Ramsch scored {said}, but the moves give {_by_seat(result.values)}"
+    return None
+
+
 def _how_moves_end(state: GameState) -> str:
     if state.phase == Phase.PASSED:
         return "the moves pass the game in"
+    if isinstance(state.result(), RamschResult):
+        return "the moves play a Ramsch"
     if state.is_over:
         return f"the moves end the game with no declaration ({state.end})"
     if state.phase == Phase.PLAY:
@@ -615,5 +714,5 @@ def parse_result_field(text: str) -> dict[str, str]:
 __all__ = [
     "GameRecord", "RecordError", "parse_record", "format_record", "read_records", "write_records",
     "iter_records", "read_lines", "summary", "parse_result_field", "result_field", "result_mismatch",
-    "printable", "quote", "MAX_LINE", "QUOTE_LIMIT",
+    "printable", "quote", "MAX_LINE", "QUOTE_LIMIT", "rules_header", "rules_from_header",
 ]

@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from engine.cards import CardSet
 from engine.game import GameState
-from engine.scoring import GameEnd, GameResult
+from engine.scoring import GameEnd, GameResult, RamschResult
 from engine.series import Series
 
 from ..widgets.score_sheet import ScoreSheet
@@ -74,10 +74,31 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def result_lines(result: GameResult | None, names: Sequence[str], german: bool = False) -> list[str]:
+def ramsch_lines(result: RamschResult, names: Sequence[str]) -> list[str]:
+    """A Ramsch's result in words: who lost (or marched through), the points, each doubling."""
+    if result.durchmarsch is not None:
+        lines = [f"Ramsch: {names[result.durchmarsch]} took every trick (Durchmarsch)."]
+    else:
+        losers = " and ".join(names[s] for s in result.losers)
+        verb = "has the most card points and loses" if len(result.losers) == 1 else "share the most card points and lose"
+        lines = [f"Ramsch: {losers} {verb}."]
+    lines.append("Card points: " + ", ".join(f"{names[s]} {result.points[s]}" for s in range(3))
+                 + f" (the skat went to {names[result.skat_to]}) · tricks "
+                 + ":".join(str(t) for t in result.tricks))
+    if result.jungfrau is not None:
+        lines.append(f"Jungfrau: {names[result.jungfrau]} took no trick (doubled)")
+    if result.pushes:
+        lines.append(f"Pushed on {result.pushes} time{'s' if result.pushes > 1 else ''} (doubled each time)")
+    lines.append("Score (both lists): " + ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(result.values) if v))
+    return lines
+
+
+def result_lines(result: GameResult | RamschResult | None, names: Sequence[str], german: bool = False) -> list[str]:
     """The game's result in words: card points, matadors, each multiplier, value, overbid."""
     if result is None:
         return ["All three passed: the game is passed in."]
+    if isinstance(result, RamschResult):
+        return ramsch_lines(result, names)
     who = names[result.declarer]
     outcome = "won" if result.won else "lost"
     lines = [f"{who} played {describe_declaration(result.declaration, german)} and {outcome}."]

@@ -17,7 +17,7 @@ from engine.analysis import Analysis
 from engine.game import GameState
 from engine.players.base import Decision
 from engine.review import GameReview
-from engine.scoring import GameEnd
+from engine.scoring import GameEnd, RamschResult
 
 from ..ai_runner import AIRunner
 from ..players import resolve_player
@@ -43,6 +43,13 @@ def record_title(index: int, record: Any, german: bool = False) -> str:
         outcome = "passed in" if ending is not None and ending.passed_in else state.phase.value
         if ending is not None and ending.end == GameEnd.LEFT and ending.left_seat is not None:
             outcome = f"ended: {names[ending.left_seat] if len(names) == 3 else 'a player'} left the table"
+    elif isinstance(result, RamschResult):
+        def name(seat: int) -> str:
+            return names[seat] if len(names) == 3 and names[seat] else f"seat {seat}"
+        if result.durchmarsch is not None:
+            outcome = f"Ramsch: {name(result.durchmarsch)} Durchmarsch {result.values[result.durchmarsch]:+d}"
+        else:
+            outcome = "Ramsch: " + ", ".join(f"{name(s)} {result.values[s]:+d}" for s in result.losers)
     else:
         who = f"{names[result.declarer]}: " if len(names) == 3 and names[result.declarer] else ""
         outcome = (f"{who}{describe_declaration(result.declaration, german)} "
