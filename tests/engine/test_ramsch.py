@@ -312,3 +312,23 @@ def test_random_ramsch_games_keep_views_equal_to_fresh_views_and_undo_every_move
         assert result is not None
         if isinstance(result, RamschResult):
             assert sum(result.points) == 120 and sum(result.tricks) == 10
+
+
+def test_a_played_ramsch_with_a_jungfrau_doubles_the_losers_points():
+    deal = Deal(
+        (cards("CJ.SJ.HJ.DJ.CA.SA.HA.CT.ST.D7"), cards("CK.CQ.C9.SK.SQ.S9.HK.HQ.H9.DA"),
+         cards("C8.C7.S8.S7.HT.H8.H7.DT.DQ.D9")),
+        cards("D8.DK"),
+    )
+    state = passed_in(deal, RAMSCH)
+    tricks = ("CJ C9 H7", "SJ S9 H8", "HJ H9 D9", "DJ HQ DQ", "CA CQ C7", "SA SQ S7", "HA HK HT",
+              "CT CK C8", "ST SK S8", "D7 DA DT")
+    for trick in tricks:
+        for text in trick.split():
+            state.push(state.parse_iss(text))
+    result = state.result()
+    # forehand takes nine tricks worth 95; middlehand the last (21) and the skat (4); rearhand none
+    assert result.points == (95, 25, 0) and result.tricks == (9, 1, 0) and result.skat_to == 1
+    assert result.jungfrau == 2 and result.losers == (0,) and result.durchmarsch is None
+    assert result.multiplier == 2 and result.values == (-190, 0, 0)
+    assert result.multipliers == (("Jungfrau", 2),)
