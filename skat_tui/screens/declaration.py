@@ -62,19 +62,25 @@ class DeclarationDialog(ModalScreen[Declaration | None]):
         self.state = state
         self.german = german
         self.hand = not state.skat_taken
-        self.game = GAME_ORDER[0]
+        self.seat = state.declarer if state.declarer is not None else state.to_move
+        """Who declares: the declarer, or in a Ramsch's skat round the seat escaping it."""
         self.flags = {name: False for name in FLAGS}
+        # the first game the engine allows (instead of the Ramsch only a Grand Hand)
+        self.game = next((g for g in GAME_ORDER if self.problem(Declaration(g, hand=self.hand)) is None),
+                         GAME_ORDER[0])
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="declare-dialog"):
             kind = "hand game" if self.hand else "after taking the skat"
-            yield Label(f"Declare a game ({kind}, bid {self.state.bid})", id="declare-title")
+            title = (f"Declare a game ({kind}, bid {self.state.bid})" if not self.state.ramsch
+                     else "Grand Hand instead of the Ramsch (nothing was bid)")
+            yield Label(title, id="declare-title")
             yield Static(self.hand_text(), id="declare-hand")
             with Horizontal(id="declare-body"):
                 with RadioSet(id="games"):
                     for i, game in enumerate(GAME_ORDER):
                         yield RadioButton(f"{i + 1} {game_label(game, self.german)}", id=f"game-{game.name}",
-                                          value=i == 0)
+                                          value=game == self.game)
                 with Vertical(id="flags"):
                     yield Checkbox("Hand", value=self.hand, disabled=True, id="flag-hand", compact=True)
                     for name in FLAGS:
@@ -88,13 +94,13 @@ class DeclarationDialog(ModalScreen[Declaration | None]):
     def declarer_cards(self) -> int:
         """The cards the matadors are counted from: the hand and the skat put away
         (in a hand game the skat is unknown: only the hand)."""
-        seat = self.state.declarer
+        seat = self.seat
         return self.state.hands[seat] | (self.state.discard if self.state.skat_taken else 0)
 
     def hand_text(self) -> Text:
         state = self.state
         text = Text("Hand  ")
-        text.append_text(cards_text(sorted_cards(state.hands[state.declarer], GameType.GRAND), self.german))
+        text.append_text(cards_text(sorted_cards(state.hands[self.seat], GameType.GRAND), self.german))
         if state.skat_taken and state.discard:
             text.append("  put away ")
             text.append_text(cards_text(list(cards_of(state.discard)), self.german))

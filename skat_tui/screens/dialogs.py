@@ -74,22 +74,42 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+def _joined(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def ramsch_lines(result: RamschResult, names: Sequence[str]) -> list[str]:
-    """A Ramsch's result in words: who lost (or marched through), the points, each doubling."""
+    """A Ramsch's result in words: who lost (or won by Durchmarsch), each player's card
+    points and tricks, the skat, each doubling (pushes, Jungfrau), and the scores."""
+    points = " · ".join(f"{names[s]} {result.points[s]} ({result.tricks[s]} trick{'s' * (result.tricks[s] != 1)})"
+                        for s in range(3))
     if result.durchmarsch is not None:
-        lines = [f"Ramsch: {names[result.durchmarsch]} took every trick (Durchmarsch)."]
+        head = f"Ramsch: {names[result.durchmarsch]} took every trick (Durchmarsch) and wins."
     else:
-        losers = " and ".join(names[s] for s in result.losers)
-        verb = "has the most card points and loses" if len(result.losers) == 1 else "share the most card points and lose"
-        lines = [f"Ramsch: {losers} {verb}."]
-    lines.append("Card points: " + ", ".join(f"{names[s]} {result.points[s]}" for s in range(3))
-                 + f" (the skat went to {names[result.skat_to]}) · tricks "
-                 + ":".join(str(t) for t in result.tricks))
-    if result.jungfrau is not None:
-        lines.append(f"Jungfrau: {names[result.jungfrau]} took no trick (doubled)")
-    if result.pushes:
-        lines.append(f"Pushed on {result.pushes} time{'s' if result.pushes > 1 else ''} (doubled each time)")
-    lines.append("Score (both lists): " + ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(result.values) if v))
+        losers = [names[s] for s in result.losers]
+        head = f"Ramsch: {_joined(losers)} {'loses' if len(losers) == 1 else 'lose'}."
+    lines = [head, f"Card points: {points}",
+             f"The skat went to {names[result.skat_to]} with the last trick and counts for them."]
+    if result.durchmarsch is not None:
+        lines.append("Durchmarsch: one player took all ten tricks and wins 120; nobody loses.")
+    else:
+        most = result.points[result.losers[0]]
+        if len(result.losers) > 1:
+            lines.append(f"Tie: {_joined([names[s] for s in result.losers])} share the most card points ({most}); "
+                         "each loses them.")
+        else:
+            lines.append(f"{names[result.losers[0]]} has the most card points and loses them: {most}.")
+        if result.jungfrau is not None:
+            lines.append(f"Jungfrau: {names[result.jungfrau]} took no trick, which doubles the loss.")
+    pushes = sum(1 for name, _ in result.multipliers if name == "pushed")
+    if pushes:
+        lines.append(f"Schieben: the skat was pushed on unseen {pushes}× — each push doubles.")
+    if result.multiplier > 1:
+        base = 120 if result.durchmarsch is not None else result.points[result.losers[0]]
+        steps = " × ".join(str(factor) for _, factor in result.multipliers)
+        lines.append(f"Value: {base} × {steps} = {base * result.multiplier}")
+    lines.append("Score (plain and Seeger-Fabian alike): "
+                 + ", ".join(f"{names[s]} {v:+d}" for s, v in enumerate(result.values) if v))
     return lines
 
 
@@ -132,6 +152,10 @@ def skat_line(state: GameState, names: Sequence[str], german: bool = False) -> s
     if state.deal is None:
         return ""  # a seat's view does not know the skat
     skat = CardSet(state.deal.skat).unicode(german)
+    if state.is_ramsch:
+        if state.skat == state.deal.skat:
+            return f"Skat: {skat}."
+        return f"Skat at the end: {CardSet(state.skat).unicode(german)} (dealt: {skat}; the pick-ups changed it)."
     if state.declarer is None:
         return f"Skat: {skat} (nobody played)."
     who = names[state.declarer]
@@ -169,7 +193,9 @@ class ResultScreen(ModalScreen[None]):
         with Vertical(classes="dialog wide", id="result-dialog"):
             lines = result_lines(self.result, self.names, self.german)
             text = Text("\n".join(lines + [self.skat] if self.skat else lines))
-            if self.result is not None:
+            if isinstance(self.result, RamschResult):
+                text.stylize("bold yellow", 0, len(text.plain.split("\n")[0]))
+            elif self.result is not None:
                 text.stylize("bold green" if self.result.won else "bold red", 0, len(text.plain.split("\n")[0]))
             yield Static(text, id="result-text")
             yield ScoreSheet(self.series, id="result-scores")

@@ -46,10 +46,7 @@ def record_title(index: int, record: Any, german: bool = False) -> str:
     elif isinstance(result, RamschResult):
         def name(seat: int) -> str:
             return names[seat] if len(names) == 3 and names[seat] else f"seat {seat}"
-        if result.durchmarsch is not None:
-            outcome = f"Ramsch: {name(result.durchmarsch)} Durchmarsch {result.values[result.durchmarsch]:+d}"
-        else:
-            outcome = "Ramsch: " + ", ".join(f"{name(s)} {result.values[s]:+d}" for s in result.losers)
+        outcome = "Ramsch: " + ", ".join(f"{name(s)} {v:+d}" for s, v in enumerate(result.values) if v)
     else:
         who = f"{names[result.declarer]}: " if len(names) == 3 and names[result.declarer] else ""
         outcome = (f"{who}{describe_declaration(result.declaration, german)} "

@@ -23,7 +23,8 @@ from textual.widgets import Button, Footer, Static
 from engine.analysis import Analysis
 from engine.cards import Card, CardSet
 from engine.game import (
-    Bid, Declare, Discard, GameState, Hold, IllegalMoveError, Leave, Move, Pass, Phase, PickUp, Play, Resign, ShowCards,
+    Bid, Declare, Discard, GameState, Hold, IllegalMoveError, Leave, Move, Pass, Phase, PickUp, Play, Push, Resign,
+    ShowCards,
 )
 from engine.limits import Limit
 from engine.players.base import Decision, Player
@@ -68,6 +69,8 @@ def describe_move(move: Move, german: bool = False) -> str:
         return "shows their cards"
     if isinstance(move, Leave):
         return "ran out of time" if move.timeout else "left the table"
+    if isinstance(move, Push):
+        return "pushes the skat on unseen"
     return str(move)
 
 
@@ -87,6 +90,8 @@ def describe_advice(move: Move, plan: Declaration | None = None, german: bool = 
         text = "pass"
     elif isinstance(move, PickUp):
         text = "take the skat"
+    elif isinstance(move, Push):
+        text = "push the skat on"
     else:
         text = describe_move(move, german)
     if plan is not None:
@@ -112,6 +117,7 @@ class TableScreen(Screen):
         Binding("p", "pass_bid", "Pass"),
         Binding("s", "take_skat", "Take skat"),
         Binding("h", "hand_game", "Hand game"),
+        Binding("u", "push", "Push skat"),
         Binding("left", "cursor(-1)", "←", show=False),
         Binding("right", "cursor(1)", "→", show=False),
         Binding("enter,space", "choose", "Play/pick", key_display="⏎"),
@@ -132,11 +138,16 @@ class TableScreen(Screen):
     PHASE_ACTIONS = {
         "bid": (Phase.BIDDING,), "hold": (Phase.BIDDING,), "pass_bid": (Phase.BIDDING,),
         "take_skat": (Phase.SKAT,), "hand_game": (Phase.SKAT,),
-        "discard": (Phase.DISCARD,), "declare": (Phase.DECLARE,),
-        "choose": (Phase.DISCARD, Phase.PLAY), "pick": (Phase.DISCARD, Phase.PLAY),
-        "cursor": (Phase.DISCARD, Phase.PLAY),
-        "hint": (Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY),
+        "discard": (Phase.DISCARD, Phase.RAMSCH_DISCARD), "declare": (Phase.DECLARE,),
+        "choose": (Phase.DISCARD, Phase.RAMSCH_DISCARD, Phase.PLAY),
+        "pick": (Phase.DISCARD, Phase.RAMSCH_DISCARD, Phase.PLAY),
+        "cursor": (Phase.DISCARD, Phase.RAMSCH_DISCARD, Phase.PLAY),
+        "hint": (Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phase.RAMSCH_SKAT,
+                 Phase.RAMSCH_DISCARD),
     }
+    RAMSCH_SKAT_ACTIONS = {"take_skat": PickUp, "push": Push, "hand_game": Declare, "pass_bid": Pass}
+    """The Ramsch skat round's keys, each offered when the engine lists its move (the rules
+    decide which: Schieben, the Grand Hand escape)."""
 
     def __init__(self, session: TableSession, settings: Settings,
                  players: dict[int, Player] | None = None) -> None:
@@ -176,6 +187,7 @@ class TableScreen(Screen):
             yield MouseButton("Pass (p)", id="btn-pass", compact=True)
             yield MouseButton("Take skat (s)", id="btn-skat", compact=True)
             yield MouseButton("Hand game (h)", id="btn-hand", compact=True)
+            yield MouseButton("Push (u)", id="btn-push", compact=True)
             yield MouseButton("Discard (x)", id="btn-discard", compact=True)
             yield MouseButton("Declare (k)", id="btn-declare", compact=True)
             yield MouseButton("Next game (n)", id="btn-next", compact=True)
@@ -407,6 +419,10 @@ class TableScreen(Screen):
             legal = view.legal_cards()
         elif self.my_turn and state.phase == Phase.DISCARD:
             legal = view.hands[self.human_seat]
+        elif self.my_turn and state.phase == Phase.RAMSCH_DISCARD:
+            legal = 0  # the cards the engine lets go back into the skat
+            for move in view.legal_moves():
+                legal |= move.cards
         players = tuple(self.player_label(self.positions[s]) for s in range(3))
         prefix = f"Game {self.session.game_number if not self._result_pending else len(self.session.series.entries)}"
         prefix += f" · seed {self.session.seed} · "
@@ -450,6 +466,15 @@ class TableScreen(Screen):
             text = f"Choose two cards to discard (click, or ←/→ and space; 1–0): {chosen or 'none yet'} · x = discard"
         elif phase == Phase.DECLARE:
             text = "Declare your game: k opens the declaration"
+        elif phase == Phase.RAMSCH_SKAT:
+            offers = {PickUp: "s = take the skat", Push: "u = push it on unseen (doubles)",
+                      Pass: "p = play the Ramsch", Declare: "h = Grand Hand instead"}
+            legal = {type(move) for move in state.legal_moves()}
+            text = "All passed, Ramsch: " + ", ".join(text for kind, text in offers.items() if kind in legal)
+        elif phase == Phase.RAMSCH_DISCARD:
+            chosen = CardSet(self.selected).unicode(self.settings.german)
+            text = (f"Choose two cards to put back into the skat (click, or ←/→ and space; 1–0): "
+                    f"{chosen or 'none yet'} · x = put back")
         else:
             led = state.trick[0].unicode(self.settings.german) if state.trick else None
             text = f"Your card{' to ' + led if led else ' (you lead)'}: click, or ←/→ and Enter; 1–0 by position"
@@ -466,10 +491,11 @@ class TableScreen(Screen):
         visible = {
             "btn-bid": mine and phase == Phase.BIDDING and not state.awaiting_listener,
             "btn-hold": mine and phase == Phase.BIDDING and state.awaiting_listener,
-            "btn-pass": mine and phase == Phase.BIDDING,
-            "btn-skat": mine and phase == Phase.SKAT,
-            "btn-hand": mine and phase == Phase.SKAT,
-            "btn-discard": mine and phase == Phase.DISCARD,
+            "btn-pass": mine and (phase == Phase.BIDDING or self._ramsch_offers("pass_bid")),
+            "btn-skat": mine and (phase == Phase.SKAT or self._ramsch_offers("take_skat")),
+            "btn-hand": mine and (phase == Phase.SKAT or self._ramsch_offers("hand_game")),
+            "btn-push": self._ramsch_offers("push"),
+            "btn-discard": mine and phase in (Phase.DISCARD, Phase.RAMSCH_DISCARD),
             "btn-declare": mine and phase == Phase.DECLARE,
             "btn-next": state is not None and state.is_over,
         }
@@ -477,13 +503,14 @@ class TableScreen(Screen):
             self.query_one(f"#{button_id}", Button).display = show
         if mine and phase == Phase.BIDDING and not state.awaiting_listener:
             self.query_one("#btn-bid", Button).label = f"Bid {state.next_bid()} (b)"
-        if mine and phase == Phase.DISCARD:
+        if mine and phase in (Phase.DISCARD, Phase.RAMSCH_DISCARD):
             self.query_one("#btn-discard", Button).disabled = self.selected.bit_count() != 2
+        self.query_one("#btn-hand", Button).label = "Grand Hand (h)" if phase == Phase.RAMSCH_SKAT else "Hand game (h)"
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         action = {
             "btn-bid": self.action_bid, "btn-hold": self.action_hold, "btn-pass": self.action_pass_bid,
-            "btn-skat": self.action_take_skat, "btn-hand": self.action_hand_game,
+            "btn-skat": self.action_take_skat, "btn-hand": self.action_hand_game, "btn-push": self.action_push,
             "btn-discard": self.action_discard, "btn-declare": self.action_declare,
             "btn-next": self.action_next_game,
         }.get(event.button.id or "")
@@ -504,8 +531,19 @@ class TableScreen(Screen):
             self._bindings_signature = signature
             self.refresh_bindings()
 
+    def _ramsch_offers(self, action: str) -> bool:
+        """Whether the engine offers the human this Ramsch skat round move now."""
+        if not self.my_turn or self.state.phase != Phase.RAMSCH_SKAT:
+            return False
+        kind = self.RAMSCH_SKAT_ACTIONS[action]
+        return any(isinstance(move, kind) for move in self.state.legal_moves())
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that apply now (the footer follows this)."""
+        if self.state is not None and self.state.phase == Phase.RAMSCH_SKAT and action in self.RAMSCH_SKAT_ACTIONS:
+            return self._ramsch_offers(action)
+        if action == "push":
+            return False
         phases = self.PHASE_ACTIONS.get(action)
         if phases is not None:
             if not self.my_turn or self.state.phase not in phases:
@@ -534,8 +572,11 @@ class TableScreen(Screen):
     def action_take_skat(self) -> None:
         self.human_move(PickUp())
 
+    def action_push(self) -> None:
+        self.human_move(Push())
+
     def action_hand_game(self) -> None:
-        if self.my_turn and self.state.phase == Phase.SKAT:
+        if self.my_turn and self.state.phase in (Phase.SKAT, Phase.RAMSCH_SKAT):
             self._open_declaration()
 
     def action_declare(self) -> None:
@@ -582,7 +623,7 @@ class TableScreen(Screen):
         if not self.my_turn:
             self.say("Not your turn.", error=True)
             return
-        if self.state.phase == Phase.DISCARD:
+        if self.state.phase in (Phase.DISCARD, Phase.RAMSCH_DISCARD):
             self.selected ^= 1 << card
             if self.selected.bit_count() > 2:
                 self.selected = 1 << card  # a third card starts a new choice
@@ -595,7 +636,7 @@ class TableScreen(Screen):
         self.update_bindings()
 
     def action_discard(self) -> None:
-        if self.my_turn and self.state.phase == Phase.DISCARD:
+        if self.my_turn and self.state.phase in (Phase.DISCARD, Phase.RAMSCH_DISCARD):
             self.human_move(Discard(self.selected))
 
     def action_next_game(self) -> None:
@@ -710,6 +751,9 @@ class TableScreen(Screen):
 
 TABLE_KEYS: list[tuple[str, list[tuple[str, str]]]] = [
     ("Bidding", [("b", "bid the next value"), ("y", "hold (yes)"), ("p", "pass")]),
+    ("Ramsch (house rule, all three passed)", [
+        ("s", "take the skat, then put two cards back (x)"), ("u", "push the skat on unseen (Schieben)"),
+        ("h", "declare a Grand Hand instead"), ("p", "play the Ramsch (without Schieben)")]),
     ("Skat", [("s", "take the skat"), ("h", "play hand (opens the declaration)"),
               ("click / space / 1–0", "choose the two cards to discard"), ("x", "discard the chosen cards"),
               ("k", "open the declaration dialog")]),

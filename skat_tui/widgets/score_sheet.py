@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import DataTable
 
+from engine.scoring import RamschResult
 from engine.series import Series
 
 
@@ -24,6 +25,11 @@ def score_rows(series: Series) -> list[tuple[str, ...]]:
         result = entry.result
         if result is None:
             game, bid, points, value = "passed", "", "", ""
+        elif isinstance(result, RamschResult):
+            game, bid, points = "Ramsch", "", ""
+            value = ("Durchmarsch" if result.durchmarsch is not None else "Jungfrau" if result.jungfrau is not None
+                     else "tie" if len(result.losers) > 1 else "")
+            value += f" ×{result.multiplier}" if result.multiplier > 1 else ""
         else:
             game = f"{names[entry.seats[result.declarer]]} {result.declaration.iss()}"
             bid = str(result.bid)

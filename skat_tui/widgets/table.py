@@ -6,6 +6,7 @@ from the chair of ``south_seat``; the live table and the replay both use it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rich.console import RenderableType
@@ -16,7 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.cards import Card, cards_of
-from engine.game import Bid, GameState, Hold, Pass, Phase, Trick
+from engine.game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp, Play, Push, Trick
 from engine.rules import SEAT_NAMES, sorted_cards
 from engine.scoring import Declaration
 
@@ -46,6 +47,21 @@ def last_trick_text(state: GameState, names: tuple[str, str, str], german: bool 
         text.append("\n")
     text.rstrip()
     return text
+
+
+def ramsch_skat_lines(state: GameState, names: Sequence[str]) -> list[str]:
+    """The Ramsch skat round so far: 'You: pushed the skat on', 'West: took the skat, put two back'."""
+    said = {Push: "pushed the skat on", PickUp: "took the skat", Discard: "put two cards back",
+            Pass: "plays the Ramsch", Declare: "declared a Grand Hand"}
+    lines: list[str] = []
+    for seat, move in state.moves[len(state.bid_history):]:
+        if isinstance(move, Play):
+            break
+        if isinstance(move, Discard) and lines and lines[-1].startswith(f"{names[seat]}: "):
+            lines[-1] += ", put two back"
+        elif type(move) in said:
+            lines.append(f"{names[seat]}: {said[type(move)]}")
+    return lines
 
 
 def bidding_lines(state: GameState, names: tuple[str, str, str]) -> list[str]:
@@ -383,6 +399,11 @@ class TableView(Widget):
         self.query_one(InfoBar).update(self._info(state, names, german, info_prefix))
 
     def _trick_look(self, state: GameState, names, spots: dict[int, str]) -> TrickLook:
+        if state.phase in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
+            lines = ramsch_skat_lines(state, names)
+            who = names[state.to_move]
+            lines.append(f"… {who} to {'put two cards back' if state.phase == Phase.RAMSCH_DISCARD else 'decide'}")
+            return TrickLook("Ramsch: all three passed", {}, lines=lines)
         if state.phase == Phase.BIDDING or (state.phase == Phase.PASSED):
             lines = bidding_lines(state, names)
             title = "Passed in: all three passed" if state.phase == Phase.PASSED else "Bidding"
@@ -418,7 +439,14 @@ class TableView(Widget):
 
     def _info(self, state: GameState, names, german: bool, prefix: str) -> Text:
         text = Text(prefix)
-        if state.bid:
+        if state.is_ramsch:
+            text.append("Ramsch", style="bold yellow")
+            if state.pushes:
+                text.append(f" · skat pushed {state.pushes}× (×{2 ** state.pushes})")
+            return text
+        if state.ramsch:  # a Grand Hand instead of the Ramsch: nothing was bid
+            text.append("Grand Hand instead of Ramsch")
+        elif state.bid:
             text.append(f"Bid {state.bid}")
         else:
             text.append("No bid yet")
