@@ -222,6 +222,32 @@ class Resign:
 
 
 @dataclass(frozen=True)
+class Kontra:
+    """House rule: a defender doubles the game value, at his turn before his first card.
+
+    Said by the seat to move; it stays that seat's turn to play a card."""
+
+    def __str__(self) -> str:
+        return KONTRA_TOKEN
+
+
+@dataclass(frozen=True)
+class Re:
+    """House rule: the declarer answers a Kontra, doubling again, at his first turn after it.
+
+    Said by the seat to move; it stays that seat's turn to play a card."""
+
+    def __str__(self) -> str:
+        return RE_TOKEN
+
+
+KONTRA_TOKEN = "KO"
+"""Kontra in records and ``parse_iss`` (an extension of the ISS format, see ``docs/house-rules.md``)."""
+RE_TOKEN = "RK"
+"""Re in records: not ``RE``, which is the ISS's resignation."""
+
+
+@dataclass(frozen=True)
 class ShowCards:
     """SC: a player lays their cards open, claiming the rest; the game goes on
     until the other side resigns."""
@@ -243,7 +269,7 @@ class Leave:
         return f"{'TI' if self.timeout else 'LE'}.{self.seat}"
 
 
-Move = Bid | Hold | Pass | PickUp | Discard | Declare | Push | Play | Resign | ShowCards | Leave
+Move = Bid | Hold | Pass | PickUp | Discard | Declare | Push | Play | Kontra | Re | Resign | ShowCards | Leave
 
 
 @dataclass(frozen=True)
@@ -334,7 +360,7 @@ _SNAPSHOT_FIELDS = (
     "phase", "hands", "hand_sizes", "skat", "skat_known", "discard", "skat_taken",
     "bid", "bid_stage", "bidder", "listener", "awaiting_listener", "out", "bid_history", "declarer",
     "declaration", "leader", "trick", "tricks", "points", "trick_counts", "resigned", "shown", "end",
-    "left_seat", "revealed", "moves", "ramsch", "ramsch_turn", "pushes", "skat_holder",
+    "left_seat", "revealed", "moves", "ramsch", "ramsch_turn", "pushes", "skat_holder", "kontra", "kontra_at", "re",
 )
 
 
@@ -377,6 +403,12 @@ class GameState:
         self.end: GameEnd | None = None
         self.left_seat: int | None = None
         self.revealed = False
+        # Kontra and Re (house rule)
+        self.kontra: int | None = None
+        """The defender who said Kontra, or None."""
+        self.kontra_at = 0
+        """How many cards had been played when Kontra was said."""
+        self.re = False
         self.moves: tuple[tuple[int, Move], ...] = ()
         """Every move with the seat that made it, in order."""
         # Ramsch (docs/house-rules.md)
@@ -527,7 +559,13 @@ class GameState:
         if self.phase == Phase.DECLARE:
             return [Declare(d) for d in self._declarations(hand=False)]
         if self.phase == Phase.PLAY:
-            return [Play(c) for c in cards_of(self.legal_cards())]
+            plays: list[Move] = [Play(c) for c in cards_of(self.legal_cards())]
+            seat = self.to_move
+            if self.kontra_problem(seat) is None:
+                plays.append(Kontra())
+            if self.re_problem(seat) is None:
+                plays.append(Re())
+            return plays
         if self.phase == Phase.RAMSCH_SKAT:
             return self._ramsch_skat_moves()
         if self.phase == Phase.RAMSCH_DISCARD:
@@ -544,6 +582,71 @@ class GameState:
         if self.rules.grand_hand_escape:
             moves += [Declare(d) for d in self._declarations(hand=True) if d.game == GameType.GRAND]
         return moves
+
+    # Kontra and Re ------------------------------------------------------
+
+    @property
+    def cards_played(self) -> int:
+        return 3 * len(self.tricks) + len(self.trick)
+
+    def kontra_problem(self, seat: int | None = None) -> str | None:
+        """Why ``seat`` (the seat to move unless given) cannot say Kontra now, or None if it can.
+
+        The variant (``docs/house-rules.md``): either defender, once per game, at his
+        turn in the first trick before he plays his card."""
+        seat = self.to_move if seat is None else seat
+        if not self.rules.kontra:
+            return "Kontra is only possible with the house rule Kontra and Re on"
+        if self.phase != Phase.PLAY:
+            return "Kontra is said during play, before the defender's first card"
+        if self.declaration is None:
+            return "Kontra is said against a declared game, and a Ramsch has no declarer"
+        if seat == self.declarer:
+            return "only a defender may say Kontra"
+        if self.kontra is not None:
+            return f"{SEAT_NAMES[self.kontra]} already said Kontra"
+        if seat != self.to_move:
+            return f"Kontra is said at one's turn, and it is {SEAT_NAMES[self.to_move]}'s turn"
+        if self.tricks:
+            return f"Kontra must be said before {SEAT_NAMES[seat]}'s first card"
+        return None
+
+    def re_problem(self, seat: int | None = None) -> str | None:
+        """Why ``seat`` (the seat to move unless given) cannot say Re now, or None if it can.
+
+        The variant: the declarer, at his first turn after the Kontra, before his card."""
+        seat = self.to_move if seat is None else seat
+        if not self.rules.kontra:
+            return "Re is only possible with the house rule Kontra and Re on"
+        if self.phase != Phase.PLAY:
+            return "Re is said during play, in answer to a Kontra"
+        if self.declaration is None:
+            return "Re is said by a declarer, and a Ramsch has no declarer"
+        if seat != self.declarer:
+            return "only the declarer may say Re"
+        if self.kontra is None:
+            return "Re answers a Kontra, and no one said Kontra"
+        if self.re:
+            return "Re was already said"
+        if seat != self.to_move:
+            return f"Re is said at one's turn, and it is {SEAT_NAMES[self.to_move]}'s turn"
+        if self.cards_played - self.kontra_at >= 3:
+            # the declarer moves once in any three cards: he has played since the Kontra
+            return "Re must be said at the declarer's first turn after the Kontra"
+        return None
+
+    def _call(self, move: Kontra | Re, seat: int) -> Move:
+        if isinstance(move, Kontra):
+            problem = self.kontra_problem(seat)
+            if problem:
+                raise IllegalMoveError(problem)
+            self.kontra, self.kontra_at = seat, self.cards_played
+        else:
+            problem = self.re_problem(seat)
+            if problem:
+                raise IllegalMoveError(problem)
+            self.re = True
+        return move
 
     def _declarations(self, hand: bool) -> list[Declaration]:
         result = []
@@ -583,7 +686,7 @@ class GameState:
     def parse_iss(self, text: str, seat: int | None = None) -> Move:
         """The move that ISS notation ``text`` stands for here, made by ``seat`` (the seat
         to move unless given): ``18``, ``y``, ``p``, ``s``, ``ST.H8`` (a discard),
-        ``GO`` (a declaration), ``CJ`` (a card), ``RE``, ``SC``, ``LE.1``, ``TI.1``; in a
+        ``GO`` (a declaration), ``CJ`` (a card), ``RE``, ``SC``, ``KO``, ``RK`` (Kontra, Re), ``LE.1``, ``TI.1``; in a
         Ramsch's skat round also ``push`` and ``p`` (docs/house-rules.md).
         Raises ValueError naming what was expected; legality is ``push``'s to check."""
         seat = self.to_move if seat is None else seat
@@ -591,6 +694,10 @@ class GameState:
             return Resign(seat)
         if text == "SC":
             return ShowCards(seat)
+        if text == KONTRA_TOKEN:
+            return Kontra()
+        if text == RE_TOKEN:
+            return Re()
         if text.startswith(("LE.", "TI.")):
             if text[3:] not in ("0", "1", "2"):
                 raise ValueError(f"expected a seat 0, 1 or 2 after {text[:3]}, not {text[3:]!r}")
@@ -691,6 +798,8 @@ class GameState:
             return self._leave(move, seat)
         if isinstance(move, Resign):
             return self._resign(move, seat)
+        if isinstance(move, (Kontra, Re)):
+            return self._call(move, seat)
         if isinstance(move, ShowCards):
             if self.phase != Phase.PLAY:
                 raise IllegalMoveError("cards can only be shown during play")
@@ -1077,6 +1186,7 @@ class GameState:
             self._result = evaluate(
                 d, self.declaration, self.bid, self.deal.hands[d] | self._declarer_skat(),
                 self.declarer_points, declarer_tricks, defender_tricks, self.end or GameEnd.PLAYED,
+                self.kontra, self.re,
             )
         return self._result
 

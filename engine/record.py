@@ -242,6 +242,10 @@ def result_field(state: GameState) -> str:
         f"to:{left if state.end == GameEnd.TIMEOUT else -1}",
         f"r:{int(result.end.resigned)}",
     ]
+    if result.kontra is not None:
+        parts.append(f"ko:{result.kontra}")  # house-rule extension, see docs/house-rules.md
+    if result.re:
+        parts.append("rk:1")
     return " ".join(parts)
 
 
@@ -593,6 +597,7 @@ def summary(record: GameRecord) -> dict:
         })
         if not out["passed"]:
             out["abandoned"] = str(state.end or "unfinished")
+        _add_house_rules(out, state)
         _add_remarks(out, record, state)
         return out
     decl = result.declaration
@@ -613,6 +618,7 @@ def summary(record: GameRecord) -> dict:
     })
     if result.end != GameEnd.PLAYED:
         out["end"] = str(result.end)
+    _add_house_rules(out, state)
     _add_remarks(out, record, state)
     return out
 
@@ -631,6 +637,13 @@ def _add_ramsch(out: dict, result: RamschResult | None, state: GameState) -> Non
         "jungfrau": result.jungfrau, "durchmarsch": result.durchmarsch, "skat_to": result.skat_to,
         "multiplier": result.multiplier, "values": list(plain), "seeger_fabian": list(seeger_fabian),
     })
+
+
+def _add_house_rules(out: dict, state: GameState) -> None:
+    """The fields of the house rules a game was played by (none for an ISkO game)."""
+    if state.rules.kontra:
+        out["kontra"] = state.kontra
+        out["re"] = state.declarer if state.re else None
 
 
 def _add_remarks(out: dict, record: GameRecord, state: GameState) -> None:

@@ -178,13 +178,27 @@ class GameResult:
     schwarz: bool
     multiplier: int
     game_value: int
-    """The (positive) value the game is scored with: doubled below when lost."""
+    """The (positive) value the game is scored with, Kontra and Re included: doubled below when lost."""
     value: int
     """Signed, as the plain list counts it: +game_value won, -2*game_value lost."""
     end: GameEnd = GameEnd.PLAYED
     """How the game ended."""
     multipliers: tuple[tuple[str, int], ...] = field(default=())
     """The named steps that make up the multiplier, for display."""
+    kontra: int | None = None
+    """The defender who said Kontra (house rule), or None."""
+    re: bool = False
+    """Whether the declarer answered the Kontra with Re."""
+
+    @property
+    def doublings(self) -> tuple[str, ...]:
+        """The calls that doubled the game value, in order: ``("Kontra", "Re")``, or fewer."""
+        return ("Kontra",) * (self.kontra is not None) + ("Re",) * self.re
+
+    @property
+    def undoubled_value(self) -> int:
+        """The game value before Kontra and Re: what the overbid check compares with the bid."""
+        return self.game_value >> len(self.doublings)
 
     def scores_by_seat(self, table_size: int = 3) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
         """(plain, Seeger-Fabian) list entries by seat: the plain list counts the declarer only."""
@@ -214,12 +228,22 @@ def evaluate(
     declarer_tricks: int,
     defender_tricks: int,
     end: GameEnd = GameEnd.PLAYED,
+    kontra: int | None = None,
+    re: bool = False,
 ) -> GameResult:
     """Score a finished game.
 
     ``declarer_cards`` are the declarer's ten cards plus the skat (for matadors);
-    ``declarer_points`` include the skat in suit and grand games.
+    ``declarer_points`` include the skat in suit and grand games.  ``kontra`` is
+    the defender who said Kontra and ``re`` the declarer's answer (house rule):
+    each doubles the game value once it is settled, the overbid check included
+    (a game is overbid when its value without them is below the bid).
     """
+    if re and kontra is None:
+        raise ValueError("Re answers a Kontra: there is no Re without a Kontra")
+    if kontra is not None and kontra == declarer:
+        raise ValueError("Kontra is said by a defender, not by the declarer")
+    doubling = 2 ** ((kontra is not None) + re)
     defender_points = 120 - declarer_points
     if decl.game == GameType.NULL:
         value = null_value(decl)
@@ -231,10 +255,11 @@ def evaluate(
             reaching = smallest_null_value_reaching(bid)
             value = reaching if reaching is not None else value
             won = False
+        steps = (("null", value),)
+        value *= doubling
         return GameResult(
             declarer, decl, bid, 0, declarer_points, defender_points, declarer_tricks, defender_tricks,
-            won, overbid, False, False, 1, value, value if won else -2 * value, end,
-            (("null", value),),
+            won, overbid, False, False, 1, value, value if won else -2 * value, end, steps, kontra, re,
         )
 
     mats = matadors(decl.game, declarer_cards)
@@ -266,9 +291,11 @@ def evaluate(
     if overbid:
         value = -(-bid // base) * base  # smallest multiple of the base value reaching the bid
         won = False
+    value *= doubling
     return GameResult(
         declarer, decl, bid, mats, declarer_points, defender_points, declarer_tricks, defender_tricks,
         won, overbid, schneider, schwarz, multiplier, value, value if won else -2 * value, end, tuple(steps),
+        kontra, re,
     )
 
 

@@ -10,14 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .game import Deal, GameState
+from .house_rules import ISKO, HouseRules
 from .limits import Limit
 from .players.base import Player
 from .scoring import SEEGER_FABIAN_DEFENDER_BONUS, GameResult, RamschResult
 
 
-def play_game(deal: Deal, players: list[Player] | tuple[Player, ...], limit: Limit | None = None) -> GameState:
-    """Play one game to its end; ``players[seat]`` decides for that seat (0 = forehand)."""
-    state = GameState.new(deal)
+def play_game(deal: Deal, players: list[Player] | tuple[Player, ...], limit: Limit | None = None,
+              rules: HouseRules = ISKO) -> GameState:
+    """Play one game to its end by ``rules``; ``players[seat]`` decides for that seat (0 = forehand)."""
+    state = GameState.new(deal, rules)
     for seat, player in enumerate(players):
         player.new_game(seat)
     while not state.is_over:
