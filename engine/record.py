@@ -47,9 +47,11 @@ from .house_rules import ISKO, HouseRules
 from .rules import GameType
 from .scoring import Declaration, GameEnd, GameResult, RamschResult
 
-HEADER_ORDER = ("GM", "PC", "CO", "SE", "ID", "DT", "P0", "P1", "P2", "R0", "R1", "R2", "HR")
+HEADER_ORDER = ("GM", "PC", "CO", "SE", "ID", "DT", "P0", "P1", "P2", "R0", "R1", "R2", "HR", "BK")
 RULES_HEADER = "HR"
 """The house rules a game was played by (docs/house-rules.md); absent: the ISkO."""
+BOCK_HEADER = "BK"
+"""``BK[1]``: a Bock game of its series (docs/house-rules.md)."""
 _FIELD = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
 
 MAX_LINE = 64 * 1024
@@ -120,6 +122,11 @@ class GameRecord:
         return self.headers.get("ID", "")
 
     @property
+    def bock(self) -> bool:
+        """Whether the game was a Bock game of its series (header ``BK[1]``): both lists count it double."""
+        return self.headers.get(BOCK_HEADER, "").strip() == "1"
+
+    @property
     def players(self) -> tuple[str, str, str]:
         return (self.headers.get("P0", ""), self.headers.get("P1", ""), self.headers.get("P2", ""))
 
@@ -167,14 +174,18 @@ class GameRecord:
         id: str = "",
         players: tuple[str, str, str] = ("", "", ""),
         extra_headers: dict[str, str] | None = None,
+        bock: bool = False,
     ) -> GameRecord:
-        """A record of a game played with the engine (any phase; written as far as it went)."""
+        """A record of a game played with the engine (any phase; written as far as it went);
+        ``bock`` marks a Bock game of a series."""
         if state.deal is None:
             raise ValueError("only the full state of a game can be recorded, not a view")
         headers = {"GM": "Skat", "PC": "skat-table", "ID": id}
         headers.update({f"P{i}": name for i, name in enumerate(players)})
         if not state.rules.is_isko:
             headers[RULES_HEADER] = rules_header(state.rules)
+        if bock:
+            headers[BOCK_HEADER] = "1"
         if extra_headers:
             headers.update(extra_headers)
         tokens = [("w", ".".join(str(c) for c in state.deal.order()))]
@@ -340,6 +351,9 @@ def _convert_moves(record: GameRecord) -> None:
     except ValueError as exc:
         raise RecordError(f"unknown house rules {quote(record.headers[RULES_HEADER])}: {exc} "
                           "(expected switch names like ramsch,schieben)", line, RULES_HEADER, rid) from None
+    if record.headers.get(BOCK_HEADER, "1").strip() not in ("0", "1"):
+        raise RecordError(f"the Bock marker is BK[1] (or BK[0]), not {quote(record.headers[BOCK_HEADER])}", line,
+                          BOCK_HEADER, rid)
     state = GameState.new(record.deal, rules)
     pending: Declaration | None = None  # declaration written before its discard
     stopped = False
@@ -583,6 +597,7 @@ def summary(record: GameRecord) -> dict:
     result = state.result()
     if isinstance(result, RamschResult) or (result is None and state.is_ramsch):
         _add_ramsch(out, result, state)
+        _add_house_rules(out, record, state)
         _add_remarks(out, record, state)
         return out
     if result is None:
@@ -597,7 +612,7 @@ def summary(record: GameRecord) -> dict:
         })
         if not out["passed"]:
             out["abandoned"] = str(state.end or "unfinished")
-        _add_house_rules(out, state)
+        _add_house_rules(out, record, state)
         _add_remarks(out, record, state)
         return out
     decl = result.declaration
@@ -618,7 +633,7 @@ def summary(record: GameRecord) -> dict:
     })
     if result.end != GameEnd.PLAYED:
         out["end"] = str(result.end)
-    _add_house_rules(out, state)
+    _add_house_rules(out, record, state)
     _add_remarks(out, record, state)
     return out
 
@@ -639,11 +654,13 @@ def _add_ramsch(out: dict, result: RamschResult | None, state: GameState) -> Non
     })
 
 
-def _add_house_rules(out: dict, state: GameState) -> None:
+def _add_house_rules(out: dict, record: GameRecord, state: GameState) -> None:
     """The fields of the house rules a game was played by (none for an ISkO game)."""
     if state.rules.kontra:
         out["kontra"] = state.kontra
         out["re"] = state.declarer if state.re else None
+    if state.rules.bock or record.bock:
+        out["bock"] = record.bock
 
 
 def _add_remarks(out: dict, record: GameRecord, state: GameState) -> None:

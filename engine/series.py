@@ -2,18 +2,52 @@
 
 A series seats named players around the table; the dealer rotates clockwise
 each game, so the player in forehand changes too.  Scores are kept on the
-plain list and on the Seeger-Fabian list.
+plain list and on the Seeger-Fabian list.  With the house rule ``bock`` the
+series also knows which coming games are Bock games (counted double) and, with
+``ramsch_round_after_bock``, Ramsch-round games (``docs/house-rules.md``).
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from .game import Deal, GameState
 from .house_rules import ISKO, HouseRules
 from .limits import Limit
 from .players.base import Player
+from .rules import GameType
 from .scoring import SEEGER_FABIAN_DEFENDER_BONUS, GameResult, RamschResult
+
+GAMES_PER_ROUND = 3
+"""A round: each player deals once."""
+BOCK_VALUE = 100
+"""A game worth this much or more (Kontra and Re included) brings a Bock round."""
+
+
+class RoundGame(enum.StrEnum):
+    """What a coming game of a series is, beyond an ordinary game."""
+
+    BOCK = "bock"
+    """Counts double on both lists."""
+    RAMSCH = "ramsch"
+    """A game of a Ramsch round: played as Ramsch, without bidding."""
+
+
+def bock_events(result: object) -> tuple[str, ...]:
+    """The Bock events a game's result meets (``docs/house-rules.md``): a game lost
+    after Kontra (with or without Re), a 60:60 suit or grand game, a game value
+    of 100 or more.  A passed-in game or a Ramsch meets none."""
+    if not isinstance(result, GameResult):
+        return ()
+    events = []
+    if result.kontra is not None and not result.won:
+        events.append("lost with Kontra")
+    if result.declaration.game != GameType.NULL and result.declarer_points == 60:
+        events.append("60:60")
+    if result.game_value >= BOCK_VALUE:
+        events.append(f"game value {result.game_value}")
+    return tuple(events)
 
 
 def play_game(deal: Deal, players: list[Player] | tuple[Player, ...], limit: Limit | None = None,
@@ -49,9 +83,17 @@ class SeriesEntry:
     """seats[s] = table position of the player in seat s (0 forehand)."""
     result: GameResult | RamschResult | None
     """None for a game passed in."""
+    bock: bool = False
+    """A Bock game: both lists count its value double."""
+    ramsch_round: bool = False
+    """A game of a Ramsch round."""
 
     def scores(self, table_size: int = 3) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(plain, Seeger-Fabian) changes by table position."""
+        """(plain, Seeger-Fabian) changes by table position.
+
+        A Bock game doubles each plain-list score; on the Seeger-Fabian list the
+        game's value counts twice and the fixed points (50 for the declarer, 40 or
+        30 for the defenders) once."""
         plain = [0, 0, 0]
         sf = [0, 0, 0]
         if self.result is not None:
@@ -59,6 +101,9 @@ class SeriesEntry:
             for seat, position in enumerate(self.seats):
                 plain[position] = plain_by_seat[seat]
                 sf[position] = sf_by_seat[seat]
+        if self.bock:
+            sf = [points + value for points, value in zip(sf, plain)]
+            plain = [2 * value for value in plain]
         return tuple(plain), tuple(sf)
 
 
@@ -70,10 +115,42 @@ class Series:
     first_dealer: int = 2
     table_size: int = 3
     entries: list[SeriesEntry] = field(default_factory=list)
+    rules: HouseRules = ISKO
+    """The house rules of the series; Bock and Ramsch rounds come from ``rules.bock``."""
 
     def __post_init__(self) -> None:
         if self.table_size not in SEEGER_FABIAN_DEFENDER_BONUS:
             raise ValueError("a table has 3 or 4 players")
+        if not isinstance(self.rules, HouseRules):
+            raise TypeError(f"rules are a HouseRules, not {type(self.rules).__name__}")
+
+    @property
+    def coming_games(self) -> tuple[RoundGame, ...]:
+        """The Bock and Ramsch-round games still to come, in order; the games after
+        them are ordinary.  Derived from the recorded games alone, so a series
+        rebuilt by recording the same results again knows the same."""
+        coming: list[RoundGame] = []
+        for entry in self.entries:
+            if coming:
+                coming.pop(0)
+            coming += self._rounds_after(entry.result)
+        return tuple(coming)
+
+    @property
+    def next_game(self) -> RoundGame | None:
+        """What the next game is: ``RoundGame.BOCK``, ``RoundGame.RAMSCH`` or None (an ordinary game)."""
+        coming = self.coming_games
+        return coming[0] if coming else None
+
+    def _rounds_after(self, result: GameResult | RamschResult | None) -> list[RoundGame]:
+        # every event-bringing game appends one Bock round after those pending (never
+        # more than one per game, however many events it meets): no game counts fourfold
+        if not self.rules.bock or not bock_events(result):
+            return []
+        rounds = [RoundGame.BOCK] * GAMES_PER_ROUND
+        if self.rules.ramsch_round_after_bock:
+            rounds += [RoundGame.RAMSCH] * GAMES_PER_ROUND
+        return rounds
 
     @property
     def next_dealer(self) -> int:
@@ -84,8 +161,12 @@ class Series:
         return ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
 
     def record(self, result: GameResult | RamschResult | None) -> SeriesEntry:
+        """Add the next game's result (None: passed in); it is a Bock or Ramsch-round
+        game if ``next_game`` said so."""
         dealer = self.next_dealer
-        entry = SeriesEntry(len(self.entries) + 1, dealer, self.seats_for(dealer), result)
+        kind = self.next_game
+        entry = SeriesEntry(len(self.entries) + 1, dealer, self.seats_for(dealer), result,
+                            bock=kind == RoundGame.BOCK, ramsch_round=kind == RoundGame.RAMSCH)
         self.entries.append(entry)
         return entry
 
