@@ -2,7 +2,8 @@
 
 Bidding, the skat, the discard and the declaration follow ``hand_eval``;
 card play uses the numba policy of ``heuristic_core`` (the same one that
-finishes MCU simulations).  Every decision reads only the seat's view: its
+finishes MCU simulations); Kontra and Re (house rule) by the counting rule
+of ``engine.players.calls``.  Every decision reads only the seat's view: its
 own cards, the public moves and tricks, and the skat once it took it.
 
 Randomness: only the card play breaks ties between near-equal cards at
@@ -23,6 +24,7 @@ from . import readiness
 from . import hand_eval
 from . import heuristic_core as core
 from .base import Decision, Player
+from .calls import call_analysis, heuristic_call, offered_call
 from .contract_analysis import ContractAnalysis, ContractCandidate
 from .fallback import FALLBACK_NOTE, fallback_analysis, simple_card
 from .hand_eval import Option
@@ -45,6 +47,11 @@ class HeuristicPlayer(Player):
     def choose(self, view: GameState, limit=None, *, stop=None, report=None) -> Decision:
         phase = view.phase
         if phase == Phase.PLAY:
+            call = offered_call(view)
+            if call is not None:
+                say, note = heuristic_call(view, call)
+                if say:
+                    return Decision(call, call_analysis(self.name, view, note))
             card, note = self.choose_card_noting(view)
             return Decision(Play(card), fallback_analysis(self.name, view, card, note) if note else None)
         if phase == Phase.BIDDING:

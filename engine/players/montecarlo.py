@@ -11,6 +11,10 @@ the number of threads.  A time budget is in reference seconds (see
 a watcher thread calls ``on_stop_requested`` the moment either is reached so a
 subclass can also cut a long batch short (PIMC aborts its running solves).
 
+With Kontra and Re (house rule) allowed, the card's worlds also decide the
+call (``engine.players.calls``): the player says it, with the figures in its
+analysis note, and then plays the card it chose from those worlds.
+
 Bidding, skat, discard and declaration come from the heuristic player
 (``bidding=heuristic``, as in Schäfer, 2005) or from the search bidder of
 ``engine.players.bidding`` (``bidding=search``), which samples worlds with
@@ -34,12 +38,13 @@ from ..analysis import Analysis, CardAccumulator
 from ..calibration import wall_seconds
 from ..cards import CARD_POINTS, Card, cards_of
 from ..evaluation import Evaluation, default_for
-from ..game import GameState, Phase, Play
+from ..game import GameState, Kontra, Phase, Play, Re
 from ..limits import Limit
 from ..rules import CLASS_OF, STRENGTH, TRUMP_CLASS, GameType
 from ..inference import InferenceSampler, belief_rows, beliefs_of, pool_size
 from ..sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
+from .calls import decide_from_worlds, offered_call
 from .bidding import SearchBidder
 from .contract_analysis import ContractAnalysis
 from .fallback import fallback_analysis, simple_card
@@ -153,6 +158,8 @@ class MonteCarloPlayer(Player):
             raise ValueError(f"bidding must be {' or '.join(BIDDING_METHODS)}, not {bidding!r}")
         self.bidding = bidding
         self.bidder = SearchBidder(self.limit.simulations or 100, seed, informed=informed) if bidding == "search" else None
+        self._card_after_call: tuple[tuple, Decision] | None = None
+        """After a Kontra or Re: the moves it followed, and the card chosen from the same worlds."""
 
     # ------------------------------------------------------------ parameters
 
@@ -199,6 +206,7 @@ class MonteCarloPlayer(Player):
         return kwargs, params
 
     def new_game(self, seat: int) -> None:
+        self._card_after_call = None
         self.before_play.new_game(seat)
         if self.bidder is not None:
             self.bidder.new_game()
@@ -215,7 +223,24 @@ class MonteCarloPlayer(Player):
             # the search would wait for the compiler: a simple card now instead (said so in its analysis)
             card = simple_card(view)
             return Decision(Play(card), fallback_analysis(self.name, view, card))
-        return self.choose_card(view, limit or self.limit, stop, report)
+        remembered = self._card_after_call
+        self._card_after_call = None
+        if (remembered is not None and view.moves[:-1] == remembered[0] and view.moves[-1][0] == view.to_move
+                and isinstance(view.moves[-1][1], (Kontra, Re))):
+            return remembered[1]  # the card the call was decided with, from the same worlds
+        call = offered_call(view)
+        decision = self.choose_card(view, limit or self.limit, stop, report, value_single_card=call is not None)
+        if call is None:
+            return decision
+        say, note = decide_from_worlds(call, decision.analysis)
+        analysis = decision.analysis
+        if analysis is not None:
+            analysis = replace(analysis, note="; ".join(filter(None, (note, analysis.note))))
+        if not say:
+            return Decision(decision.move, analysis)
+        if stop is None or not stop.is_set():
+            self._card_after_call = (view.moves, Decision(decision.move, analysis))
+        return Decision(call, analysis)
 
     def choose_before_play(self, view, limit=None, *, stop=None, report=None) -> Decision:
         if self.bidder is None:  # bidding=heuristic: its estimates, under this player's name
@@ -240,12 +265,14 @@ class MonteCarloPlayer(Player):
 
     def choose_card(
         self, view: GameState, limit: Limit, stop: threading.Event | None, report: AnalysisCallback | None,
+        value_single_card: bool = False,
     ) -> Decision:
+        """The card to play; ``value_single_card`` values a forced card's worlds too (a call depends on them)."""
         start = time.perf_counter()
         seat = view.to_move
         legal = tuple(cards_of(view.legal_cards()))
         null_game = view.declaration.game == GameType.NULL
-        if len(legal) == 1:
+        if len(legal) == 1 and not value_single_card:
             analysis = Analysis(self.name, seat, legal, (), legal[0], 0, 0.0, limit, null_game, True, "forced card")
             return Decision(Play(legal[0]), analysis)
 

@@ -1,0 +1,104 @@
+"""The computer's Kontra and Re: decided from the worlds of the first card (MCU, PIMC) or by
+counting (heuristic); every kind of player finishes games with the house rule on."""
+
+import re
+
+import pytest
+
+from engine.cards import Card
+from engine.game import Deal, GameState, Kontra, Play, Re
+from engine.house_rules import ISKO
+from engine.players.calls import heuristic_call
+from engine.players.registry import make_player
+from engine.rules import FOREHAND, MIDDLEHAND
+from engine.series import play_game
+
+from example_deal import DEAL, after_iss
+
+KONTRA_RULES = ISKO.with_switches(kontra=True)
+SEARCHERS = ["mcu:simulations=16", "pimc:simulations=8"]
+
+
+def hopeless_grand():
+    """Middlehand plays grand hand without a jack; forehand, to lead, holds all four and the clubs."""
+    return after_iss("18", "p", "p", "GH", state=GameState.new(DEAL, KONTRA_RULES))
+
+
+def sure_clubs(declaration="CH"):
+    """Forehand plays clubs hand holding every trump; middlehand is to follow his jack."""
+    state = after_iss("p", "p", "18", declaration, state=GameState.new(DEAL, KONTRA_RULES))
+    state.push(Play(Card.CJ))
+    return state
+
+
+@pytest.mark.parametrize("spec", SEARCHERS)
+def test_a_clearly_winning_defender_says_kontra_and_plays_the_card_of_the_same_worlds(spec):
+    state = hopeless_grand()
+    player = make_player(spec, seed=3)
+    player.new_game(FOREHAND)
+    decision = player.choose(state.view(FOREHAND))
+    assert decision.move == Kontra()
+    note = decision.analysis.note
+    assert note.startswith("Kontra: the defenders win 100% of") and "threshold 50%" in note
+    state.push(decision.move)
+    card = player.choose(state.view(FOREHAND))
+    assert card.move == Play(decision.analysis.chosen) and card.analysis is decision.analysis
+
+
+@pytest.mark.parametrize("spec", SEARCHERS)
+def test_a_clearly_losing_defender_does_not_say_kontra(spec):
+    state = sure_clubs("CO")  # ouvert: the defenders see that the declarer holds every trump
+    player = make_player(spec, seed=3)
+    player.new_game(MIDDLEHAND)
+    decision = player.choose(state.view(MIDDLEHAND))
+    assert isinstance(decision.move, Play)
+    assert decision.analysis.note.startswith("no Kontra: the defenders win 0% of")
+
+
+@pytest.mark.parametrize("spec", SEARCHERS)
+def test_the_declarer_answers_re_when_he_wins_and_not_when_he_loses(spec):
+    winning = sure_clubs()
+    winning.push_many([Kontra(), Play(Card.S7), Play(Card.H7)])
+    player = make_player(spec, seed=4)
+    player.new_game(FOREHAND)  # he holds every trump
+    decision = player.choose(winning.view(FOREHAND))
+    assert decision.move == Re() and decision.analysis.note.startswith("Re: the declarer wins 100%")
+
+    losing = hopeless_grand()  # forehand said Kontra and led a jack; the declarer holds none
+    losing.push_many([Kontra(), Play(Card.CJ)])
+    player = make_player(spec, seed=4)
+    player.new_game(MIDDLEHAND)
+    decision = player.choose(losing.view(MIDDLEHAND))
+    assert isinstance(decision.move, Play)
+    share = re.match(r"no Re: the declarer wins (\d+)% of \d+ worlds", decision.analysis.note)
+    assert share and int(share.group(1)) < 20
+
+
+def test_the_heuristic_counts_jacks_and_strong_cards():
+    player = make_player("heuristic", seed=1)
+    assert player.choose(hopeless_grand().view(FOREHAND)).move == Kontra()
+    assert isinstance(player.choose(sure_clubs("CO").view(MIDDLEHAND)).move, Play)
+    winning = sure_clubs()
+    winning.push_many([Kontra(), Play(Card.S7), Play(Card.H7)])
+    decision = player.choose(winning.view(FOREHAND))
+    assert decision.move == Re() and decision.analysis.note == "Re: 3 jacks, 9 trumps (needs 3 jacks and 6)"
+
+
+def test_the_heuristic_never_doubles_a_null_game():
+    state = after_iss("p", "p", "18", "NH", state=GameState.new(DEAL, KONTRA_RULES))
+    state.push(state.legal_moves()[0])
+    assert heuristic_call(state.view(MIDDLEHAND), Kontra()) == (False, "no Kontra on a null game")
+
+
+def test_without_the_rule_the_players_never_call():
+    state = after_iss("18", "p", "p", "GH")
+    for spec in ["heuristic", *SEARCHERS]:
+        assert isinstance(make_player(spec, seed=3).choose(state.view(FOREHAND)).move, Play)
+
+
+@pytest.mark.parametrize("specs", [["random", "random", "random"], ["heuristic", "mcu:simulations=6", "pimc:simulations=4"]])
+def test_every_kind_of_player_finishes_games_with_kontra_and_re(specs):
+    for number in range(4 if specs[0] == "random" else 2):
+        players = [make_player(spec, seed=number * 3 + i) for i, spec in enumerate(specs)]
+        state = play_game(Deal.shuffled(100 + number), players, rules=KONTRA_RULES)
+        assert state.is_over and (state.result() is not None or state.outcome().passed_in)
