@@ -143,7 +143,7 @@ class TableSession:
     def new(cls, seed: int | None, save_path: Path | None = None, rules: HouseRules = ISKO) -> TableSession:
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 31)
-        return cls(seed=seed, save_path=save_path, rules=rules)
+        return cls(seed=seed, series=Series(TABLE_NAMES, rules=rules), save_path=save_path, rules=rules)
 
     # --- seats ---------------------------------------------------------
 
@@ -279,7 +279,8 @@ class TableSession:
             rules = HouseRules.from_dict(data["rules"]) if "rules" in data else ISKO
         except ValueError as exc:
             raise ValueError(f"rules: {exc}") from None
-        session = cls(seed=seed, series=Series(TABLE_NAMES, first_dealer), save_path=save_path, rules=rules)
+        session = cls(seed=seed, series=Series(TABLE_NAMES, first_dealer, rules=rules), save_path=save_path,
+                      rules=rules)
         for raw in games:
             deal, moves = decode_game(raw, version, rules)
             seats = session.seats
