@@ -3,7 +3,7 @@
 import pytest
 
 from engine.cards import Card
-from engine.game import GameState, IllegalMoveError, Kontra, Phase, Play, Re
+from engine.game import GameState, IllegalMoveError, Kontra, Pass, Phase, Play, Re
 from engine.house_rules import ISKO, PUB
 from engine.rules import FOREHAND, MIDDLEHAND, REARHAND, GameType
 from engine.scoring import Declaration, evaluate
@@ -198,3 +198,24 @@ def test_notation_of_kontra_and_re():
     assert state.parse_iss("KO") == Kontra() and state.iss(Kontra()) == "KO"
     assert state.parse_iss("RK") == Re() and state.iss(Re()) == "RK"
     assert state.parse_iss("RE").__class__.__name__ == "Resign"
+
+
+def test_a_ramsch_has_no_kontra_and_no_re():
+    state = GameState.new(DEAL, ISKO.with_switches(ramsch=True, kontra=True))
+    state.push_many([Pass(), Pass(), Pass()])
+    assert state.is_ramsch and state.phase == Phase.PLAY
+    state.push(Play(Card.CJ))
+    assert Kontra() not in state.legal_moves() and Re() not in state.legal_moves()
+    with pytest.raises(IllegalMoveError, match="a Ramsch has no declarer"):
+        state.push(Kontra())
+    with pytest.raises(IllegalMoveError, match="a Ramsch has no declarer"):
+        state.push(Re())
+
+
+def test_kontra_against_a_grand_hand_escape_from_a_ramsch():
+    state = GameState.new(DEAL, ISKO.with_switches(ramsch=True, grand_hand_escape=True, kontra=True))
+    state.push_many([Pass(), Pass(), Pass()])
+    state.push(state.parse_iss("GH"))  # forehand escapes with a grand hand
+    assert state.declarer == FOREHAND
+    state.push(Play(Card.CJ))
+    assert Kontra() in state.legal_moves()
