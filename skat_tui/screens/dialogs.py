@@ -17,7 +17,7 @@ from engine.game import GameState
 from engine.scoring import GameEnd, GameResult, RamschResult
 from engine.series import Series
 
-from ..widgets.score_sheet import ScoreSheet
+from ..widgets.score_sheet import ScoreSheet, score_legend
 from ..widgets.table import describe_declaration
 
 
@@ -139,6 +139,12 @@ def result_lines(result: GameResult | RamschResult | None, names: Sequence[str],
         lines.append(f"Game value: {result.multiplier} × {base} = {result.multiplier * base}")
         if result.schneider or result.schwarz:
             lines.append("Schwarz" if result.schwarz else "Schneider")
+    if result.doublings:
+        said = " and ".join(f"Kontra ({names[result.kontra]})" if call == "Kontra" else call
+                            for call in result.doublings)
+        factor = 2 ** len(result.doublings)
+        lines.append(f"{said}: {'each doubles' if factor > 2 else 'doubles'} the game value: "
+                     f"{result.undoubled_value} × {factor} = {result.game_value}")
     if result.overbid:
         lines.append(f"Overbid: the game does not reach the bid of {result.bid}; "
                      f"it counts as lost at {result.game_value}.")
@@ -217,7 +223,9 @@ class ScoreSheetScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="sheet-dialog"):
-            yield Label("Score sheet: plain scores, Seeger-Fabian (SF) in brackets · ↑/↓ scroll · Esc closes")
+            legend = score_legend(self.series)
+            yield Label("Score sheet: plain scores, Seeger-Fabian (SF) in brackets · ↑/↓ scroll · Esc closes"
+                        + (f"\n{legend}" if legend else ""))
             yield ScoreSheet(self.series, id="score-sheet")
 
     def on_mount(self) -> None:

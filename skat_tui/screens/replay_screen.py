@@ -51,6 +51,8 @@ def record_title(index: int, record: Any, german: bool = False) -> str:
         who = f"{names[result.declarer]}: " if len(names) == 3 and names[result.declarer] else ""
         outcome = (f"{who}{describe_declaration(result.declaration, german)} "
                    f"{'won' if result.won else 'lost'} {result.value:+d}")
+        if result.doublings:
+            outcome += f" ({', '.join(result.doublings)})"
     return f"{index + 1}. {getattr(record, 'id', '')} · {', '.join(names)} · {outcome}"
 
 

@@ -23,8 +23,8 @@ from textual.widgets import Button, Footer, Static
 from engine.analysis import Analysis
 from engine.cards import Card, CardSet
 from engine.game import (
-    Bid, Declare, Discard, GameState, Hold, IllegalMoveError, Leave, Move, Pass, Phase, PickUp, Play, Push, Resign,
-    ShowCards,
+    Bid, Declare, Discard, GameState, Hold, IllegalMoveError, Kontra, Leave, Move, Pass, Phase, PickUp, Play, Push, Re,
+    Resign, ShowCards,
 )
 from engine.limits import Limit
 from engine.players.base import Decision, Player
@@ -71,6 +71,10 @@ def describe_move(move: Move, german: bool = False) -> str:
         return "ran out of time" if move.timeout else "left the table"
     if isinstance(move, Push):
         return "pushes the skat on unseen"
+    if isinstance(move, Kontra):
+        return "says Kontra"
+    if isinstance(move, Re):
+        return "says Re"
     return str(move)
 
 
@@ -92,6 +96,10 @@ def describe_advice(move: Move, plan: Declaration | None = None, german: bool = 
         text = "take the skat"
     elif isinstance(move, Push):
         text = "push the skat on"
+    elif isinstance(move, Kontra):
+        text = "say Kontra"
+    elif isinstance(move, Re):
+        text = "say Re"
     else:
         text = describe_move(move, german)
     if plan is not None:
@@ -124,6 +132,8 @@ class TableScreen(Screen):
         *(Binding(key, f"pick({i})", f"Card {i + 1}", show=False) for i, key in enumerate("1234567890")),
         Binding("x", "discard", "Discard"),
         Binding("k", "declare", "Declare"),
+        Binding("c", "kontra", "Kontra"),
+        Binding("r", "re", "Re"),
         Binding("n", "next_game", "Next game"),
         Binding("l", "last_trick", "Last trick"),
         Binding("t", "score_sheet", "Scores"),
@@ -148,6 +158,8 @@ class TableScreen(Screen):
     RAMSCH_SKAT_ACTIONS = {"take_skat": PickUp, "push": Push, "hand_game": Declare, "pass_bid": Pass}
     """The Ramsch skat round's keys, each offered when the engine lists its move (the rules
     decide which: Schieben, the Grand Hand escape)."""
+    CALLS = {"kontra": Kontra, "re": Re}
+    """The house rule's calls, offered only when the engine lists them among the legal moves."""
 
     def __init__(self, session: TableSession, settings: Settings,
                  players: dict[int, Player] | None = None) -> None:
@@ -293,6 +305,9 @@ class TableScreen(Screen):
         if seat != self.human_seat:
             shown = self.state.visible_move(move, self.human_seat)  # an opponent's discard stays hidden
             self.say(f"{self.names[seat]} {describe_move(shown, self.settings.german)}.")
+            if isinstance(move, (Kontra, Re)):  # doubles the game: worth more than a status line
+                self.notify(f"{self.names[seat]} {describe_move(move)}: the game value doubles.",
+                            title="Kontra" if isinstance(move, Kontra) else "Re", timeout=8)
         else:
             # replaces the prompt, which would go stale while an opponent thinks
             self.say(f"You {describe_advice(move, german=self.settings.german)}.")
@@ -478,6 +493,9 @@ class TableScreen(Screen):
         else:
             led = state.trick[0].unicode(self.settings.german) if state.trick else None
             text = f"Your card{' to ' + led if led else ' (you lead)'}: click, or ←/→ and Enter; 1–0 by position"
+            calls = {"kontra": "c = Kontra", "re": "r = Re"}
+            for call in self.open_calls():
+                text += f" · {calls[call]}"
         if not self.message_is_error or not self.message:
             self.say(text)
         else:
@@ -525,7 +543,7 @@ class TableScreen(Screen):
         state = self.state
         signature = (
             self.my_turn, state.phase if state else None, state.awaiting_listener if state else None,
-            state is not None and bool(state.tricks),
+            state is not None and bool(state.tricks), self.open_calls(),
         )
         if signature != self._bindings_signature:
             self._bindings_signature = signature
@@ -538,8 +556,17 @@ class TableScreen(Screen):
         kind = self.RAMSCH_SKAT_ACTIONS[action]
         return any(isinstance(move, kind) for move in self.state.legal_moves())
 
+    def open_calls(self) -> tuple[str, ...]:
+        """The calls (``kontra``, ``re``) the engine allows the human now."""
+        if not self.my_turn or self.state.phase != Phase.PLAY:
+            return ()
+        legal = self.state.legal_moves()
+        return tuple(name for name, call in self.CALLS.items() if any(isinstance(m, call) for m in legal))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys that apply now (the footer follows this)."""
+        if action in self.CALLS:
+            return action in self.open_calls()
         if self.state is not None and self.state.phase == Phase.RAMSCH_SKAT and action in self.RAMSCH_SKAT_ACTIONS:
             return self._ramsch_offers(action)
         if action == "push":
@@ -568,6 +595,12 @@ class TableScreen(Screen):
 
     def action_pass_bid(self) -> None:
         self.human_move(Pass())
+
+    def action_kontra(self) -> None:
+        self.human_move(Kontra())
+
+    def action_re(self) -> None:
+        self.human_move(Re())
 
     def action_take_skat(self) -> None:
         self.human_move(PickUp())
@@ -760,7 +793,9 @@ TABLE_KEYS: list[tuple[str, list[tuple[str, str]]]] = [
     ("Declaration dialog", [("1–6", "♣ ♠ ♥ ♦ Grand Null"), ("x / z / o", "schneider / schwarz / ouvert"),
                             ("Enter", "declare"), ("Esc", "back")]),
     ("Card play", [("← / →", "move the cursor over the cards you may play"), ("Enter / space", "play the card at the cursor"),
-                   ("1–0", "play the 1st…10th card"), ("click", "play a card")]),
+                   ("1–0", "play the 1st…10th card"), ("click", "play a card"),
+                   ("c", "say Kontra (house rule: a defender, before your first card)"),
+                   ("r", "say Re (house rule: the declarer, answering a Kontra)")]),
     ("Anytime", [("l", "show the last trick (again to hide)"), ("t", "score sheet"),
                  ("d", "AI debug panel"), ("i", "hint: what an AI would do for you"),
                  ("o", "settings"), ("n", "next game (after a result)"), ("?", "this list"),

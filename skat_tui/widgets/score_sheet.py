@@ -36,11 +36,21 @@ def score_rows(series: Series) -> list[tuple[str, ...]]:
             points = str(result.declarer_points)
             # an overbid game always counts as lost
             value = ("overbid " if result.overbid else "won " if result.won else "lost ") + str(result.game_value)
+            if result.doublings:  # K Kontra, R Re (the sheet's heading explains the letters)
+                value += " " + "".join(call[0] for call in result.doublings)
         rows.append((str(entry.number), game, bid, points, value,
                      *(f"{_signed(p)} ({_signed(s)})" for p, s in zip(plain, sf))))
     totals = series.totals()
     rows.append(("Σ", "", "", "", "", *(f"{t.score} ({t.seeger_fabian})" for t in totals)))
     return rows
+
+
+def score_legend(series: Series) -> str:
+    """What the sheet's marks mean, for the house rules of the series ('' without any)."""
+    marks = []
+    if series.rules.kontra:
+        marks.append("K Kontra, R Re")
+    return " · ".join(marks)
 
 
 class ScoreSheet(DataTable):

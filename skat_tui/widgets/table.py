@@ -64,6 +64,13 @@ def ramsch_skat_lines(state: GameState, names: Sequence[str]) -> list[str]:
     return lines
 
 
+def calls_said(state: GameState, names: Sequence[str]) -> list[str]:
+    """The house rule's doublings said in this game: 'Kontra (West)', 'Re'."""
+    if state.kontra is None:
+        return []
+    return [f"Kontra ({names[state.kontra]})"] + ["Re"] * bool(state.re)
+
+
 def bidding_lines(state: GameState, names: tuple[str, str, str]) -> list[str]:
     """What has been said, in order: 'West: 18', 'You: yes', 'East: pass'."""
     lines = []
@@ -456,6 +463,8 @@ class TableView(Widget):
                         style="bold yellow")
         elif state.declarer is not None:
             text.append(f" · declarer {names[state.declarer]}")
+        for call in calls_said(state, names):
+            text.append(f" · {call}", style="bold red")
         if state.declarer is not None and state.phase in (Phase.PLAY, Phase.FINISHED):
             declarer = state.points[state.declarer]
             defenders = sum(state.points) - declarer

@@ -182,3 +182,15 @@ async def open_settings_at_my_turn(pilot, app) -> None:
     await wait_until(pilot, lambda: isinstance(screen, TableScreen) and screen.my_turn)
     await pilot.press("o")
     assert isinstance(app.screen, SettingsScreen)
+
+
+class KontraPlayer(PassivePlayer):
+    """A passive player that says Kontra (and Re) whenever the engine allows it."""
+
+    name = "kontra"
+
+    def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
+        from engine.game import Kontra, Re
+
+        calls = [m for m in view.legal_moves() if isinstance(m, (Kontra, Re))] if view.phase == Phase.PLAY else []
+        return Decision(calls[0]) if calls else super().choose(view, limit)
