@@ -225,7 +225,8 @@ class TableSession:
                 if f"ID[{self.game_id(index)}]" not in existing:
                     game = self.finished[index]
                     append_record(replay_moves(game.deal, game.moves, self.rules), self.game_id(index),
-                                  tuple(TABLE_NAMES[p] for p in game.seats), self.records_dir())
+                                  tuple(TABLE_NAMES[p] for p in game.seats), self.records_dir(),
+                                  bock=self.series.entries[index].bock)
                 self.recorded = index + 1
         except OSError as exc:
             self._failed(f"Could not write the game record: {exc}")
@@ -358,13 +359,14 @@ ISS_RECORDS = "games.sgf"
 
 
 def append_record(state: GameState, game_id: str, players: tuple[str, str, str],
-                  directory: Path | None = None) -> Path:
-    """Append a finished game, in the ISS format, to the record file in the data directory."""
+                  directory: Path | None = None, bock: bool = False) -> Path:
+    """Append a finished game, in the ISS format, to the record file in the data directory
+    (``bock``: a Bock game of the series, marked in the record)."""
     from engine.record import GameRecord, format_record
 
     directory = directory or data_dir()
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / ISS_RECORDS
     with open(path, "a", encoding="utf-8") as f:
-        f.write(format_record(GameRecord.from_state(state, id=game_id, players=players)) + "\n")
+        f.write(format_record(GameRecord.from_state(state, id=game_id, players=players, bock=bock)) + "\n")
     return path

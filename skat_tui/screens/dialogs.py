@@ -15,9 +15,9 @@ from textual.widgets.option_list import Option
 from engine.cards import CardSet
 from engine.game import GameState
 from engine.scoring import GameEnd, GameResult, RamschResult
-from engine.series import Series
+from engine.series import GAMES_PER_ROUND, RoundGame, Series, bock_events
 
-from ..widgets.score_sheet import ScoreSheet, score_legend
+from ..widgets.score_sheet import ScoreSheet, bock_position, score_legend
 from ..widgets.table import describe_declaration
 
 
@@ -153,6 +153,29 @@ def result_lines(result: GameResult | RamschResult | None, names: Sequence[str],
     return lines
 
 
+def series_lines(series: Series) -> list[str]:
+    """What the series makes of its last game: a Bock game counted double (with the list
+    entries), and the Bock events that bring a Bock round."""
+    if not series.entries or not series.rules.bock:
+        return []
+    entry = series.entries[-1]
+    lines = []
+    if entry.bock:
+        plain, sf = entry.scores(series.table_size)
+        def signed(n: int) -> str:
+            return f"{n:+d}" if n else "0"
+        on_lists = ", ".join(f"{name} {signed(p)} ({signed(s)})" for name, p, s in zip(series.names, plain, sf)
+                             if p or s)
+        lines.append(f"Bock game {bock_position(series, len(series.entries) - 1)}/{GAMES_PER_ROUND}: both lists "
+                     f"count it double (the Seeger-Fabian fixed points once): {on_lists or 'nothing'}")
+    events = bock_events(entry.result)
+    if events:
+        bock_due = sum(1 for game in series.coming_games if game == RoundGame.BOCK)
+        lines.append(f"Bock event ({', '.join(events)}): a round of {GAMES_PER_ROUND} Bock games "
+                     f"follows{' the ones already due' if bock_due > GAMES_PER_ROUND else ''}.")
+    return lines
+
+
 def skat_line(state: GameState, names: Sequence[str], german: bool = False) -> str:
     """What became of the skat; public once the game is over, so shown for anyone's game."""
     if state.deal is None:
@@ -197,7 +220,7 @@ class ResultScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="result-dialog"):
-            lines = result_lines(self.result, self.names, self.german)
+            lines = result_lines(self.result, self.names, self.german) + series_lines(self.series)
             text = Text("\n".join(lines + [self.skat] if self.skat else lines))
             if isinstance(self.result, RamschResult):
                 text.stylize("bold yellow", 0, len(text.plain.split("\n")[0]))

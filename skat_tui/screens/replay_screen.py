@@ -137,7 +137,8 @@ class ReplayScreen(Screen):
         self.query_one(TableView).show(
             state, 0 if viewer is None else viewer, self.names, german=self.settings.german,
             open_hands=viewer is None,
-            info_prefix=f"Replay {nav.game_index + 1}/{len(nav.records)} · ",
+            info_prefix=f"Replay {nav.game_index + 1}/{len(nav.records)} · "
+                        + ("Bock · " if getattr(nav.record, "bock", False) else ""),
         )
         view_name = "all hands open" if viewer is None else f"{self.names[viewer]}'s view"
         status = f"{nav.describe_position()} · {view_name}"

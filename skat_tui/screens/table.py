@@ -29,6 +29,7 @@ from engine.game import (
 from engine.limits import Limit
 from engine.players.base import Decision, Player
 from engine.scoring import Declaration
+from engine.series import GAMES_PER_ROUND
 from engine.tools import warmup
 
 from ..ai_runner import AIRunner
@@ -39,6 +40,7 @@ from ..rules_text import rules_label, rules_tag
 from ..settings import Settings, save_settings_changes
 from ..widgets.cards import HandRow
 from ..widgets.debug_panel import DebugPanel
+from ..widgets.score_sheet import bock_position
 from ..widgets.table import TableView, describe_declaration
 from .declaration import DeclarationDialog
 from .dialogs import ConfirmScreen, HelpScreen, ResultScreen, ScoreSheetScreen, skat_line
@@ -443,6 +445,10 @@ class TableScreen(Screen):
         prefix += f" · seed {self.session.seed} · "
         if rules_tag(self.session.rules):
             prefix += f"{rules_tag(self.session.rules)} · "
+        series = self.session.series
+        bock = bock_position(series, len(series.entries) - 1 if self._result_pending else len(series.entries))
+        if bock:
+            prefix += f"Bock {bock}/{GAMES_PER_ROUND} · "
         self.query_one(TableView).show(
             view, self.human_seat, self.names, german=self.settings.german, players=players,
             info_prefix=prefix, legal=legal, selected=self.selected, scores=self._score_text(),

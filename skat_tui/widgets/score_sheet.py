@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from engine.scoring import RamschResult
-from engine.series import Series
+from engine.series import GAMES_PER_ROUND, RoundGame, Series
 
 
 def _signed(n: int) -> str:
@@ -38,7 +38,8 @@ def score_rows(series: Series) -> list[tuple[str, ...]]:
             value = ("overbid " if result.overbid else "won " if result.won else "lost ") + str(result.game_value)
             if result.doublings:  # K Kontra, R Re (the sheet's heading explains the letters)
                 value += " " + "".join(call[0] for call in result.doublings)
-        rows.append((str(entry.number), game, bid, points, value,
+        number = f"{entry.number} B" if entry.bock else str(entry.number)
+        rows.append((number, game, bid, points, value,
                      *(f"{_signed(p)} ({_signed(s)})" for p, s in zip(plain, sf))))
     totals = series.totals()
     rows.append(("Σ", "", "", "", "", *(f"{t.score} ({t.seeger_fabian})" for t in totals)))
@@ -50,7 +51,24 @@ def score_legend(series: Series) -> str:
     marks = []
     if series.rules.kontra:
         marks.append("K Kontra, R Re")
+    if series.rules.bock:
+        marks.append("B a Bock game: both lists count it double")
     return " · ".join(marks)
+
+
+def bock_position(series: Series, index: int) -> int:
+    """Which game of its Bock round game ``index`` (0-based; ``len(entries)`` is the game
+    in play) is, 1 to 3, or 0 when it is no Bock game.  Bock rounds follow each other
+    without a gap, so the count runs on over the Bock games just before it."""
+    bock = series.next_game == RoundGame.BOCK if index == len(series.entries) else series.entries[index].bock
+    if not bock:
+        return 0
+    before = 0
+    for entry in reversed(series.entries[:index]):
+        if not entry.bock:
+            break
+        before += 1
+    return before % GAMES_PER_ROUND + 1
 
 
 class ScoreSheet(DataTable):

@@ -100,3 +100,37 @@ def test_the_score_sheet_explains_its_marks_for_the_rules_of_the_series():
 
     assert score_legend(Series(TABLE_NAMES)) == ""
     assert score_legend(Series(TABLE_NAMES, rules=KONTRA)) == "K Kontra, R Re"
+
+
+async def test_the_replay_of_a_kontra_record_shows_the_calls(tmp_path):
+    from engine.game import Bid, Deal, GameState, Pass, Re
+    from engine.record import GameRecord, format_record, read_records
+    from skat_tui.screens.replay_screen import ReplayScreen, record_title
+    from skat_tui.settings import Settings
+
+    def called_game(seed: int) -> GameState:
+        """Forehand plays the first game listed; everyone says Kontra or Re whenever he may."""
+        state = GameState.new(Deal.shuffled(seed), rules=KONTRA)
+        while not state.is_over:
+            moves = state.legal_moves()
+            if state.phase == Phase.BIDDING:
+                move = next((m for m in moves if isinstance(m, Bid)), Pass()) if state.to_move == 0 else Pass()
+            else:
+                move = next((m for m in moves if isinstance(m, (Kontra, Re))), moves[0])
+            state.push(move)
+        return state
+
+    # Re comes only if the declarer's next turn falls within three cards of the Kontra
+    state = next(s for s in map(called_game, range(1, 100)) if s.re)
+    assert state.kontra is not None
+    path = tmp_path / "kontra.sgf"
+    path.write_text(format_record(GameRecord.from_state(state, id="k1", players=("Ann", "Bob", "Cid"))) + "\n")
+    records, errors = read_records(str(path))
+    assert not errors and record_title(0, records[0]).endswith("(Kontra, Re)")
+    app = SkatApp(records=records, settings=Settings())
+    async with app.run_test(size=(110, 32)) as pilot:
+        assert isinstance(app.screen, ReplayScreen)
+        await pilot.press("end")
+        assert f"Kontra ({('Ann', 'Bob', 'Cid')[state.kontra]}) · Re" in app.screen.query_one(InfoBar).plain()
+        assert any(n.title == "Result" and "and Re: each doubles the game value" in n.message
+                   for n in app._notifications)
