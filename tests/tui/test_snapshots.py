@@ -108,3 +108,24 @@ def test_table_in_play_at_160_by_50(snap_compare, fast_settings):
         await wait_until(pilot, lambda: screen.my_turn and screen.state.tricks and footer_settled(app))
 
     assert snap_compare(app, terminal_size=(160, 50), run_before=play)
+
+
+def test_ramsch_skat_round(snap_compare, fast_settings):
+    """All three passed with Ramsch on: "Ramsch" instead of a bid and game, the skat round
+    in the middle, and only the moves the engine offers on the keys and buttons."""
+    from engine.game import Phase
+    from engine.house_rules import HouseRules
+
+    session = TableSession.new(3, series_save_path(), HouseRules(ramsch=True, schieben=True, grand_hand_escape=True))
+    app = SkatApp(session=session, settings=fast_settings, players={1: PassivePlayer(), 2: PassivePlayer()})
+
+    async def into_the_ramsch(pilot):
+        table = table_of(app)
+        while True:
+            await wait_until(pilot, lambda: table.my_turn)
+            if table.state.phase != Phase.BIDDING:
+                break
+            await pilot.press("p")
+        await wait_until(pilot, lambda: footer_settled(app))
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=into_the_ramsch)
