@@ -2,18 +2,27 @@
 
 Before the skat is taken the bidder samples worlds (the skat and both other
 hands, consistent with its view) and values every candidate game in each world
-by a heuristic playout of the whole game:
+by the card play of the whole game, one of two ways (``valuation``):
+
+- ``playout`` (MCU): a heuristic playout by all three seats, scored exactly;
+- ``solver`` (PIMC): double-dummy threshold solves, "declarer reaches 61?",
+  then 90 and 120 (schwarz); null: "declarer takes no trick?" (``_solve``).
+
+The candidates are:
 
 - with the skat: the declarer's game and discard in a world are the heuristic's
   choice for his twelve cards (``hand_eval``), so they depend only on what he
   would see after taking that skat, never on the defenders' cards;
-- hand games (four suits, grand, null, null ouvert): one game for all worlds.
+- hand games (four suits, grand, null, null ouvert): one game for all worlds,
+  and the suit and grand hand games announced schneider, schwarz or ouvert
+  where some world makes them (the same card play, scored as announced).
 
-Every playout is scored exactly as ``engine.scoring`` scores the game.  At a bid
-``b`` a candidate's expected score is the mean Seeger-Fabian difference to the
-two defenders (won: value + 50; lost: -2 × value - 50 - 2 × 40; a game whose
+Each world is scored as ``engine.scoring`` scores the game.  At a bid ``b`` a
+candidate's expected score is the mean Seeger-Fabian difference to the two
+defenders (won: value + 50; lost: -2 × value - 50 - 2 × 40; a game whose
 value stays below ``b`` is an overbid and scores as lost at the smallest value
-reaching ``b``).  The skat path chooses, per world, the heuristic's best game
+reaching ``b``), with the win share over the worlds replaced by its calibrated
+chance (``bid_calibration``, docs/bidding.md).  The skat path chooses, per world, the heuristic's best game
 reaching ``b``.  The bidder goes up to the highest bid at which the best
 candidate's expected score exceeds ``PASS_WORTH + risk``.
 
@@ -26,7 +35,10 @@ with a clear edge; ``risk`` (points per game) raises the bar.
 After the skat is taken the discard and declaration are chosen by the same
 scoring over sampled defender hands: the candidates are every game with the
 heuristic's best discard for it (nulls also ouvert), restricted to declarations
-the engine allows at the bid.
+the engine allows at the bid; for the two games that come out best, the next
+discards of the heuristic's ranking of all 66 pairs are valued beside them
+(``DISCARD_PAIRS`` per game in all; measured in docs/bidding.md to lose nothing
+against all 66).
 
 The evaluation of a hand is cached for the whole bidding (the hand does not
 change, only the bid).  Worlds and playouts are seeded from the player's
@@ -45,12 +57,14 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..cards import Mask
+from ..cards import Mask, points_of
+from ..dds import core
+from ..dds.solver import thread_context
 from ..game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp
 from ..rules import BID_VALUES, FOREHAND, GameType
 from ..sampling import WorldSampler
 from ..scoring import Declaration, evaluate
-from . import hand_eval
+from . import bid_calibration, hand_eval
 from .contract_analysis import ContractAnalysis, ContractCandidate, game_name
 from .playout import PublicPosition, playout_worlds
 
@@ -58,6 +72,10 @@ PASS_WORTH = 0.0
 """Expected Seeger-Fabian difference of passing (see the module doc)."""
 DEFENDER_BONUS = 80
 """What a lost game gives the two defenders together (+40 each)."""
+DISCARD_PAIRS = 8
+"""Discards valued per game at the real discard decision, the heuristic's best first."""
+DISCARD_GAMES = 2
+"""Games whose further discards are valued (the best with the heuristic's discard)."""
 BATCH_WORLDS = 25
 """Worlds per batch; ``stop`` is checked between batches."""
 
@@ -81,6 +99,16 @@ class Outcomes:
     points: np.ndarray
     schneider: np.ndarray
 
+    def overbid(self, bid: int) -> np.ndarray:
+        """Per world: the game's value stays below ``bid``."""
+        return self.value.astype(np.int64) < bid
+
+    def expected(self, bid: int, valuation: str | None = None) -> float:
+        """The expected score at ``bid``, the win share read through the calibration
+        of ``valuation`` (None: the plain mean over the worlds)."""
+        games = np.full(len(self.value), int(self.declaration.game))
+        return calibrated_mean(valuation, games, self.value, self.won, self.scores(bid), ~self.overbid(bid))
+
     def scores(self, bid: int) -> np.ndarray:
         """Seeger-Fabian difference to the defenders per world at ``bid``."""
         value = self.value.astype(np.int64)
@@ -93,6 +121,36 @@ class Outcomes:
             value = np.where(overbid, -(-bid // base) * base, value)
         won = self.won & ~overbid
         return np.where(won, value + 50, -2 * value - 50 - DEFENDER_BONUS).astype(float)
+
+
+def calibrated_mean(valuation: str | None, games: np.ndarray, value: np.ndarray, won: np.ndarray,
+                    scores: np.ndarray, playable: np.ndarray) -> float:
+    """The mean score over the worlds with each game family's win share replaced by its
+    calibrated chance (``bid_calibration``): the playable worlds of a family score
+    chance × (mean score when won) + (1 − chance) × (mean score when lost); overbid
+    worlds keep their (lost) scores.  ``games`` holds each world's game type."""
+    if valuation is None or len(scores) == 0:
+        return float(scores.mean()) if len(scores) else 0.0
+    total = float(scores[~playable].sum())
+    families = np.array([bid_calibration.family_of(GameType(g)) for g in games])
+    for family in set(families[playable]):
+        inside = playable & (families == family)
+        chance = bid_calibration.calibrated(valuation, GameType(int(games[inside][0])), float(won[inside].mean()))
+        wins, losses = inside & won, inside & ~won
+        won_mean = scores[wins].mean() if wins.any() else float((value[inside] + 50).mean())
+        lost_mean = (scores[losses].mean() if losses.any()
+                     else float((-2 * value[inside] - 50 - DEFENDER_BONUS).mean()))
+        total += int(inside.sum()) * float(chance * won_mean + (1 - chance) * lost_mean)
+    return total / len(scores)
+
+
+def _announcements(decl: Declaration) -> tuple[Declaration, ...]:
+    """A suit or grand hand game announced schneider, schwarz, or ouvert (which announces both)."""
+    if decl.game == GameType.NULL or not decl.hand:
+        return ()
+    return (Declaration(decl.game, hand=True, schneider=True),
+            Declaration(decl.game, hand=True, schneider=True, schwarz=True),
+            Declaration(decl.game, hand=True, ouvert=True))
 
 
 def _smallest_null_reaching(bid: int) -> int:
@@ -115,6 +173,45 @@ def _play(decl: Declaration, declarer: int, hands: list[tuple[int, int, int]], s
     return out[:, 0, :]
 
 
+def _solve(decl: Declaration, declarer: int, hands: list[tuple[int, int, int]], skats: list[int]) -> np.ndarray:
+    """Double-dummy values of whole games by threshold solves, shaped like ``_play``'s rows.
+
+    Suit and grand: "declarer reaches 61?", if so "90?" (schneider), if so "120?"
+    (every card point: taken as schwarz, which it is unless the defenders take
+    a trick without points); a row gets a representative point total of its
+    bracket (45, 75, 100, 120).  Null: one solve, won or lost.  The skat counts
+    for the declarer; forehand leads.
+    """
+    ctx = thread_context()
+    arrays = ctx.arrays
+    trick = ctx.load_trick(())
+    game = int(decl.game)
+    rows = np.empty((len(hands), 4), np.int64)
+    for i, (h, skat) in enumerate(zip(hands, skats)):
+        if decl.game == GameType.NULL:
+            won = core.solve_value(game, declarer, h[0], h[1], h[2], trick, 0, FOREHAND, 0, 0, core.EXACT, *arrays)
+            rows[i] = (0, 120, 0, 10) if won == 1 else (0, 120, 1, 9)
+            continue
+        base = points_of(skat)
+        points = 45
+        for threshold, reached in ((61, 75), (90, 100), (120, 120)):
+            if core.solve_value(game, declarer, h[0], h[1], h[2], trick, 0, FOREHAND, base, 0, threshold,
+                                *arrays) != 1:
+                break
+            points = reached
+        tricks = _BRACKET_TRICKS[points]
+        rows[i] = (points, 120 - points, tricks, 10 - tricks)
+    return rows
+
+
+_BRACKET_TRICKS = {45: 4, 75: 6, 100: 8, 120: 10}
+"""Declarer's tricks standing for each point bracket of ``_solve`` (only 10 matters: schwarz)."""
+
+VALUATIONS = ("playout", "solver")
+"""How the bidder values the card play in a world: heuristic playouts (MCU) or
+double-dummy threshold solves (PIMC)."""
+
+
 def _score(decl: Declaration, declarer: int, twelve: Mask, row: np.ndarray) -> tuple[int, bool, int, bool]:
     result = evaluate(declarer, decl, 0, twelve, int(row[0]), int(row[2]), int(row[3]))
     return result.game_value, result.won, int(row[0]), bool(result.won and result.schneider)
@@ -130,6 +227,8 @@ class HandEvaluation:
     """Per world: the heuristic's options for the twelve cards (with discards)."""
     skat_results: list[dict[Declaration, tuple[int, bool, int, bool]]]
     """Per world: value, won, points, schneider of each skat option played out."""
+    valuation: str | None = None
+    """The valuation whose calibration the expected scores use (None: plain means)."""
 
     @property
     def simulations(self) -> int:
@@ -149,20 +248,33 @@ class HandEvaluation:
         return Outcomes(Declaration(GameType.GRAND), np.array(value), np.array(won, bool), np.array(points),
                         np.array(schneider, bool))
 
-    def skat_scores(self, bid: int) -> np.ndarray:
-        """Per world, the score of the skat path at ``bid``, judging overbids per chosen game."""
-        scores = np.empty(self.simulations)
+    def _skat_worlds(self, bid: int) -> tuple[np.ndarray, ...]:
+        """Per world of the skat path at ``bid``: game type, value, won, score, playable."""
+        n = self.simulations
+        games, values, won = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, bool)
+        scores, playable = np.empty(n), np.empty(n, bool)
         for i, (options, results) in enumerate(zip(self.skat_options, self.skat_results)):
             decl = hand_eval.choose_best(options, bid).declaration
             v, w, p, s = results[decl]
-            scores[i] = Outcomes(decl, np.array([v]), np.array([w]), np.array([p]), np.array([s])).scores(bid)[0]
-        return scores
+            one = Outcomes(decl, np.array([v]), np.array([w]), np.array([p]), np.array([s]))
+            games[i], values[i], won[i] = int(decl.game), v, w
+            scores[i], playable[i] = one.scores(bid)[0], not one.overbid(bid)[0]
+        return games, values, won, scores, playable
+
+    def skat_scores(self, bid: int) -> np.ndarray:
+        """Per world, the score of the skat path at ``bid``, judging overbids per chosen game."""
+        return self._skat_worlds(bid)[3]
+
+    def skat_expected(self, bid: int) -> float:
+        """The skat path's expected score at ``bid``, calibrated per game family."""
+        games, values, won, scores, playable = self._skat_worlds(bid)
+        return calibrated_mean(self.valuation, games, values, won & playable, scores, playable)
 
     def expected(self, bid: int) -> tuple[float, Declaration | None]:
         """The best expected score at ``bid`` and its hand game (None: take the skat)."""
-        best, best_decl = float(self.skat_scores(bid).mean()), None
+        best, best_decl = self.skat_expected(bid), None
         for outcome in self.hand_games:
-            value = float(outcome.scores(bid).mean())
+            value = outcome.expected(bid, self.valuation)
             if value > best:
                 best, best_decl = value, outcome.declaration
         return best, best_decl
@@ -174,10 +286,18 @@ class SearchBidder:
     name = "search"
 
     def __init__(self, simulations: int = 100, seed: int | None = None, risk: float = 0.0,
-                 informed: bool = True) -> None:
+                 informed: bool = True, valuation: str = "playout", discard_pairs: int = DISCARD_PAIRS,
+                 discard_games: int = DISCARD_GAMES) -> None:
         if simulations < 1:
             raise ValueError("the search bidder needs at least one simulation")
+        if valuation not in VALUATIONS:
+            raise ValueError(f"valuation must be {' or '.join(VALUATIONS)}, not {valuation!r}")
         self.simulations = simulations
+        self.valuation = valuation
+        self.discard_pairs = max(1, min(66, discard_pairs))
+        """Discards searched per game for the real discard (66: every pair)."""
+        self.discard_games = discard_games
+        """Games (the best with the heuristic's discard) whose further discards are searched."""
         self.risk = risk
         self.informed = informed
         self.rng = random.Random(seed)
@@ -190,6 +310,13 @@ class SearchBidder:
         self._report: Report | None = None
         self._deadline: float | None = None
         self._started = time.perf_counter()
+
+    def _value(self, decl: Declaration, seat: int, hands: list[tuple[int, int, int]], skats: list[int],
+               skat_known: bool, seed: int) -> np.ndarray:
+        """The card play of ``decl`` in each world, valued by this bidder's method."""
+        if self.valuation == "solver":
+            return _solve(decl, seat, hands, skats)
+        return _play(decl, seat, hands, skats, skat_known, seed)
 
     def new_game(self) -> None:
         self._cache.clear()
@@ -308,28 +435,44 @@ class SearchBidder:
             hands = [w.hands for w in sample]
             skats = [w.skat for w in sample]
             twelves = [hand | w.skat for w in sample]
+            solved_null = None
             for decl in HAND_CANDIDATES:
-                rows = _play(decl, seat, hands, skats, False, rng.getrandbits(62))
+                seed_rows = rng.getrandbits(62)
+                if self.valuation == "solver" and decl.game == GameType.NULL and solved_null is not None:
+                    rows = solved_null  # the solver sees every card: ouvert is valued as null
+                else:
+                    rows = self._value(decl, seat, hands, skats, False, seed_rows)
+                    if decl.game == GameType.NULL:
+                        solved_null = rows
                 hand_cols[decl] += [_score(decl, seat, t, r) for t, r in zip(twelves, rows)]
+                for announced in _announcements(decl):  # same card play, scored as announced
+                    hand_cols.setdefault(announced, []).extend(
+                        _score(announced, seat, t, r) for t, r in zip(twelves, rows))
             options = [hand_eval.declaration_options(t, seat) for t in twelves]
             skat_options += options
             # play each option of each world: one batch call per option slot
             results = [dict() for _ in sample]
+            solved_null = None
             for slot in range(len(options[0])):
                 decls = [opts[slot].declaration for opts in options]
                 discards = [opts[slot].discard for opts in options]
                 slot_hands = [_with_hand(h, seat, t & ~d) for h, t, d in zip(hands, twelves, discards)]
-                rows = _play(decls[0], seat, slot_hands, discards, True, rng.getrandbits(62))
+                seed_rows = rng.getrandbits(62)
+                if self.valuation == "solver" and decls[0].game == GameType.NULL and solved_null is not None:
+                    rows = solved_null  # null ouvert keeps null's discard; the solver values them alike
+                else:
+                    rows = self._value(decls[0], seat, slot_hands, discards, True, seed_rows)
+                    if decls[0].game == GameType.NULL:
+                        solved_null = rows
                 for i, (t, r) in enumerate(zip(twelves, rows)):
                     results[i][decls[i]] = _score(decls[i], seat, t, r)
             skat_results += results
             done += size
             batch += 1
             if progress is not None and done < worlds:
-                progress(HandEvaluation([_outcomes(d, cols) for d, cols in hand_cols.items()],
-                                        list(skat_options), list(skat_results)))
-        hand_games = [_outcomes(d, cols) for d, cols in hand_cols.items()]
-        return HandEvaluation(hand_games, skat_options, skat_results)
+                progress(HandEvaluation(_hand_games(hand_cols), list(skat_options), list(skat_results),
+                                        self.valuation))
+        return HandEvaluation(_hand_games(hand_cols), skat_options, skat_results, self.valuation)
 
     def _bidding_analysis(self, view: GameState, evaluation: HandEvaluation, bid: int, limit: int | None,
                           hand: Declaration | None = None) -> ContractAnalysis:
@@ -340,11 +483,11 @@ class SearchBidder:
             choosing = limit >= bid
             hand = evaluation.expected(bid)[1] if choosing else None
         skat = evaluation.skat_outcomes(bid)
-        skat_best = float(evaluation.skat_scores(bid).mean())
+        skat_best = evaluation.skat_expected(bid)
         candidates = [ContractCandidate.of("skat", None, skat, skat_best, choosing and hand is None)]
         for outcome in evaluation.hand_games:
             candidates.append(ContractCandidate.of(game_name(outcome.declaration), None, outcome,
-                                                   float(outcome.scores(bid).mean()),
+                                                   outcome.expected(bid, self.valuation),
                                                    choosing and outcome.declaration == hand, outcome.declaration))
         seat = view.declarer if view.phase == Phase.SKAT else view.to_move
         return ContractAnalysis(view.phase.value, seat, bid, evaluation.simulations, tuple(candidates), limit,
@@ -376,9 +519,33 @@ class SearchBidder:
         if not options:
             option = hand_eval.choose_best(hand_eval.declaration_options(cards, seat), view.bid)
             return option.declaration, option.discard
+        more = self._more_discards(view, cards, options[:own], worlds, stop)
+        if more:
+            options = options[:own] + more + options[own:]
+            own += len(more)
         best = self._value_options(view, cards, options, own, worlds, stop)
         self._plans[(cards & ~best.discard, best.discard)] = best.declaration
         return best.declaration, best.discard
+
+    def _more_discards(self, view: GameState, cards: Mask, options: list[hand_eval.Option], worlds: int,
+                       stop) -> list[hand_eval.Option]:
+        """Further discards for the ``discard_games`` games that come out best with the
+        heuristic's own discard (valued first over half the worlds): the next pairs of
+        the heuristic's ranking of all 66, ``discard_pairs`` per game in all."""
+        if self.discard_pairs <= 1 or self.discard_games <= 0:
+            return []
+        self._value_options(view, cards, options, len(options), max(1, worlds // 2), stop)
+        if self._stopped(stop):
+            return []
+        first = self.last_analysis.candidates
+        ranked = sorted(range(len(options)), key=lambda i: -first[i].expected)
+        more = []
+        for i in ranked[:self.discard_games]:
+            option = options[i]
+            pairs = [d for d in hand_eval.ranked_discards(cards, option.declaration.game, view.declarer)
+                     if d != option.discard][:self.discard_pairs - 1]
+            more += [hand_eval.Option(option.declaration, option.value, option.chance, d) for d in pairs]
+        return more
 
     def _value_options(self, view: GameState, twelve: Mask, options: list[hand_eval.Option], own: int,
                        worlds: int, stop, planned: Declaration | None = None) -> hand_eval.Option:
@@ -394,8 +561,8 @@ class SearchBidder:
             sample = [sampler.sample(rng) for _ in range(min(BATCH_WORLDS, worlds - done))]
             for number, option in enumerate(options):
                 hands = [_with_hand(w.hands, seat, twelve & ~option.discard) for w in sample]
-                played = _play(option.declaration, seat, hands, [option.discard] * len(sample), True,
-                               rng.getrandbits(62))
+                played = self._value(option.declaration, seat, hands, [option.discard] * len(sample), True,
+                                     rng.getrandbits(62))
                 rows[number] += [_score(option.declaration, seat, twelve, r) for r in played]
             done += len(sample)
             analysis, _ = self._options_analysis(view, options, rows, own, planned)
@@ -410,7 +577,7 @@ class SearchBidder:
         valued = []
         for option, option_rows in zip(options, rows):
             outcome = _outcomes(option.declaration, option_rows)
-            valued.append((option, outcome, float(outcome.scores(view.bid).mean())))
+            valued.append((option, outcome, outcome.expected(view.bid, self.valuation)))
         mine = valued[:own]
         chosen = next((v for v in mine if v[0].declaration == planned), None) if planned is not None else None
         if chosen is None:
@@ -421,6 +588,23 @@ class SearchBidder:
             else ""
         return ContractAnalysis(view.phase.value, view.declarer, view.bid, len(rows[0]), candidates, None,
                                 player=self.name, note=note), chosen[0]
+
+    def value_declaration(self, view: GameState, declaration: Declaration, worlds: int | None = None) -> Outcomes:
+        """``declaration`` valued over sampled worlds from the declarer's view: a hand game
+        before the skat is taken (the skat is sampled), any other game once the discard is
+        down.  The outcomes are not calibrated (``engine.tools.bid_calibration`` measures
+        them against the games' real results)."""
+        seat = view.declarer
+        sampler = WorldSampler(view, self.informed)
+        rng = random.Random(self.rng.getrandbits(62))
+        sample = [sampler.sample(rng) for _ in range(worlds or self.simulations)]
+        cards = view.hands[seat]
+        if declaration.hand:
+            hands, skats, known = [w.hands for w in sample], [w.skat for w in sample], False
+        else:
+            hands, skats, known = [_with_hand(w.hands, seat, cards) for w in sample], [view.discard] * len(sample), True
+        rows = self._value(declaration, seat, hands, skats, known, rng.getrandbits(62))
+        return _outcomes(declaration, [_score(declaration, seat, cards | skat, r) for skat, r in zip(skats, rows)])
 
     def _declaration(self, view: GameState, worlds: int, stop) -> Declaration:
         seat = view.declarer
@@ -441,6 +625,12 @@ def _with_hand(hands: tuple[Mask, Mask, Mask], seat: int, cards: Mask) -> tuple[
     out = list(hands)
     out[seat] = cards
     return (out[0], out[1], out[2])
+
+
+def _hand_games(columns: dict[Declaration, list]) -> list[Outcomes]:
+    """The hand candidates' outcomes; an announcement made in no world is no candidate."""
+    games = [_outcomes(d, rows) for d, rows in columns.items()]
+    return [o for o in games if o.declaration in HAND_CANDIDATES or o.won.any()]
 
 
 def _outcomes(decl: Declaration, rows: list[tuple[int, bool, int, bool]]) -> Outcomes:

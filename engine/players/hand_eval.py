@@ -284,6 +284,25 @@ def best_discard(cards: Mask, game: GameType, seat: int) -> tuple[Mask, float]:
     return best_mask, best_score
 
 
+def ranked_discards(cards: Mask, game: GameType, seat: int) -> list[Mask]:
+    """All 66 pairs of twelve cards, best first by the score ``best_discard`` maximises
+    (the strength of what is kept, plus the banked points in suit and grand), without
+    its restriction to side cards."""
+    all_cards = list(cards_of(cards))
+    scored = []
+    for i, a in enumerate(all_cards):
+        for b in all_cards[i + 1:]:
+            discard = (1 << a) | (1 << b)
+            kept = cards & ~discard
+            if game == GameType.NULL:
+                score = null_score(kept) + ((a & 7) + (b & 7)) * 0.001
+            else:
+                score = strength(kept, game, seat) + DISCARD_POINT_WEIGHT * (CARD_POINTS[a] + CARD_POINTS[b])
+            scored.append((score, discard))
+    scored.sort(key=lambda pair: (-pair[0], pair[1]))
+    return [discard for _, discard in scored]
+
+
 # ---------------------------------------------------------------- values and options
 
 

@@ -123,6 +123,8 @@ class MonteCarloPlayer(Player):
     """Cards whose evaluation is within this of the best count as tied when
     secondary values can break the tie (PIMC's playouts)."""
     DEFAULT_NEAR = 1.0
+    bid_valuation = "playout"
+    """How the search bidder values the card play in a world (``engine.players.bidding.VALUATIONS``)."""
 
     def __init__(
         self,
@@ -157,7 +159,8 @@ class MonteCarloPlayer(Player):
         if bidding not in BIDDING_METHODS:
             raise ValueError(f"bidding must be {' or '.join(BIDDING_METHODS)}, not {bidding!r}")
         self.bidding = bidding
-        self.bidder = SearchBidder(self.limit.simulations or 100, seed, informed=informed) if bidding == "search" else None
+        self.bidder = (SearchBidder(self.limit.simulations or 100, seed, informed=informed,
+                                    valuation=self.bid_valuation) if bidding == "search" else None)
         self._card_after_call: tuple[tuple, Decision] | None = None
         """After a Kontra or Re: the moves it followed, and the card chosen from the same worlds."""
 

@@ -47,6 +47,7 @@ class PIMCPlayer(MonteCarloPlayer):
     own_params = {"tiebreak": str, "margin": lambda text: number_param("margin", text, 0, 1000)}
 
     TIE_BREAKS = ("playout", "random")
+    bid_valuation = "solver"
 
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
                  threads: int = 1, seed: int | None = None, batch_worlds: int = 8,

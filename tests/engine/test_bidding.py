@@ -76,9 +76,14 @@ def test_the_analysis_lists_every_candidate_with_its_statistics_and_marks_one():
     bidder.choose(middlehand_view(STRONG))
     data = bidder.last_analysis.to_json()
     games = [(c["game"], c.get("hand"), c.get("ouvert")) for c in data["candidates"]]
-    assert games == [(None, None, None), ("diamonds", True, False), ("hearts", True, False), ("spades", True, False),
-                     ("clubs", True, False), ("grand", True, False), ("null", True, False), ("null", True, True)]
+    assert games[:8] == [(None, None, None), ("diamonds", True, False), ("hearts", True, False),
+                         ("spades", True, False), ("clubs", True, False), ("grand", True, False),
+                         ("null", True, False), ("null", True, True)]
     assert data["candidates"][0]["take_skat"] and not any(c["take_skat"] for c in data["candidates"][1:])
+    # then the announcements made in some world (schneider, schwarz, ouvert), e.g. a grand this strong
+    extra = data["candidates"][8:]
+    assert any(c["game"] == "grand" and c["schneider_announced"] for c in extra)
+    assert all(c["hand"] and (c["schneider_announced"] or c["ouvert"]) for c in extra)
     assert sum(c["chosen"] for c in data["candidates"]) == 1
     for c in data["candidates"]:
         assert c["simulations"] == 20 and sum(c["histogram"]) == 20
