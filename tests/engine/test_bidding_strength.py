@@ -1,0 +1,32 @@
+"""Strength checks of the search bidder: a short seeded one in the default run,
+the paired series under the ``slow`` marker (figures in docs/strength.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.game import Deal, GameState, Pass, Phase
+from engine.players import hand_eval
+from engine.players.bidding import SearchBidder
+from engine.players.registry import make_player, parse_spec
+from engine.rules import MIDDLEHAND
+from engine.series import play_game
+
+HOPELESS_DEALS = ((4261, 57), (4266, 72))
+"""Deals (``Deal.shuffled`` seed, first player seed) where the heuristic bids
+middlehand's hand (to 66 and 36), declares and loses in heuristic self-play."""
+
+
+@pytest.mark.parametrize(("deal_seed", "player_seed"), HOPELESS_DEALS)
+def test_the_search_bidder_passes_a_hand_the_heuristic_bids_and_loses(deal_seed, player_seed):
+    deal = Deal.shuffled(deal_seed)
+    heuristic_game = play_game(deal, [make_player(parse_spec("heuristic"), player_seed + s) for s in range(3)])
+    assert heuristic_game.phase == Phase.FINISHED and heuristic_game.declarer == MIDDLEHAND
+    assert not heuristic_game.result().won
+    hand = deal.hands[MIDDLEHAND]
+    assert hand_eval.bid_limit(hand, MIDDLEHAND) > 0
+    view = GameState.new(deal).view(MIDDLEHAND)
+    for valuation in ("playout", "solver"):
+        bidder = SearchBidder(40, seed=1, valuation=valuation)
+        assert bidder.bid_limit(view, 40) == 0
+        assert bidder.choose(view) == Pass()
