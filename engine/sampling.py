@@ -47,9 +47,9 @@ class InconsistentView(ValueError):
 def shown_voids(state: GameState) -> tuple[Mask, Mask, Mask]:
     """Per seat, the cards it cannot hold because it failed to follow a class."""
     voids = [0, 0, 0]
-    if state.declaration is None:
+    game = state.game  # (grand's trick rules in a Ramsch)
+    if game is None:
         return (0, 0, 0)
-    game = state.declaration.game
     tricks = [(t.leader, t.cards) for t in state.tricks]
     if state.trick:
         tricks.append((state.leader, state.trick))
@@ -80,7 +80,8 @@ class WorldSampler:
         need = [view.hand_sizes[s] - view.hands[s].bit_count() for s in range(3)]
         skat_unknown = not _skat_known_to(view)
         # while the declarer holds 12 cards there is no skat to place
-        skat_size = 0 if (view.skat_taken and view.phase == Phase.DISCARD) else 2
+        skat_size = 0 if ((view.skat_taken and view.phase == Phase.DISCARD)
+                          or view.phase == Phase.RAMSCH_DISCARD) else 2
         need.append(skat_size if skat_unknown else 0)
         self.need = tuple(need)
         self.unknown: Mask = FULL_DECK & ~known
@@ -216,6 +217,12 @@ class WorldSampler:
 def _skat_known_to(view: GameState) -> bool:
     if view.perspective is None:
         return True
+    if view.ramsch:
+        # Ramsch (and a Grand Hand that escaped it, after Schieben perhaps): the seat that
+        # put the skat back knows it until someone picks it up.  The
+        # cards a seat put back and another then picked up are not tracked: they count as
+        # unknown (a world may put them anywhere unseen), a small loss of knowledge.
+        return view.skat_known
     return view.skat_taken and view.declarer == view.perspective
 
 

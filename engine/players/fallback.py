@@ -10,6 +10,8 @@ analysis of such a move says that it is a fallback.
 
 - Null: the declarer keeps under the trick if a card can, else plays its
   highest; a defender plays its lowest legal card.
+- Ramsch: leading, the cheapest card; following, the richest card that does
+  not take the trick, else the cheapest.
 - Suit and grand: leading, the cheapest card; following, when a partner
   wins the trick so far, the richest card that does not take it from him
   (the cheapest otherwise); when an opponent wins it, the cheapest card that
@@ -30,7 +32,7 @@ FALLBACK_NOTE = "simple fallback card: the search core is still being prepared"
 
 def simple_card(view: GameState) -> int:
     """A legal card for the seat to move, by the rule of thumb above."""
-    game = view.declaration.game
+    game = view.game
     seat = view.to_move
     legal = list(cards_of(view.legal_cards()))
     strength = STRENGTH[game]
@@ -54,6 +56,11 @@ def simple_card(view: GameState) -> int:
         return weakest(legal)
     if not view.trick:
         return cheapest(legal)
+    if view.is_ramsch:
+        keep_under = [c for c in legal if not wins(c)]
+        if keep_under:
+            return max(keep_under, key=lambda c: (CARD_POINTS[c], -strength[c], -int(c)))
+        return cheapest(legal)
     winner = (view.leader + trick_winner(game, list(view.trick))) % 3
     partner_wins = winner != view.declarer and seat != view.declarer
     if partner_wins:
@@ -70,4 +77,4 @@ def fallback_analysis(player: str, view: GameState, card: int, note: str = FALLB
     legal = tuple(cards_of(view.legal_cards()))
     chosen = next(c for c in legal if c == card)
     return Analysis(player, view.to_move, legal, (), chosen, 0, 0.0, None,
-                    view.declaration.game == GameType.NULL, True, note)
+                    view.game == GameType.NULL, True, note)

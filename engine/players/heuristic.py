@@ -3,7 +3,8 @@
 Bidding, the skat, the discard and the declaration follow ``hand_eval``;
 card play uses the numba policy of ``heuristic_core`` (the same one that
 finishes MCU simulations); Kontra and Re (house rule) by the counting rule
-of ``engine.players.calls``.  Every decision reads only the seat's view: its
+of ``engine.players.calls``; a Ramsch's skat round follows ``ramsch``.  Every
+decision reads only the seat's view: its
 own cards, the public moves and tricks, and the skat once it took it.
 
 Randomness: only the card play breaks ties between near-equal cards at
@@ -23,6 +24,7 @@ from ..scoring import Declaration
 from . import readiness
 from . import hand_eval
 from . import heuristic_core as core
+from . import ramsch
 from .base import Decision, Player
 from .calls import call_analysis, heuristic_call, offered_call
 from .contract_analysis import ContractAnalysis, ContractCandidate
@@ -46,6 +48,8 @@ class HeuristicPlayer(Player):
 
     def choose(self, view: GameState, limit=None, *, stop=None, report=None) -> Decision:
         phase = view.phase
+        if phase in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
+            return Decision(ramsch.skat_round_move(view))
         if phase == Phase.PLAY:
             call = offered_call(view)
             if call is not None:
@@ -175,6 +179,8 @@ class HeuristicPlayer(Player):
         """The numba policy's card (compiles it on first use)."""
         if self._rng is None:
             self._rng = core.seed_state(self._rng_seed)
+        if view.is_ramsch:
+            return ramsch.core_card(view, self._rng)
         seat = view.to_move
         game = view.declaration.game
         decl = view.declarer

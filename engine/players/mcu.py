@@ -4,7 +4,8 @@ Per sampled world and legal card: play the card, then heuristic players
 finish the game (each deciding from its own hand and public information
 only), ``reps`` times per card and world; the card with the best mean
 evaluation is played.  The playouts run in the numba core, one batch of
-worlds per call, with the GIL released.
+worlds per call, with the GIL released.  A Ramsch is finished by the core's
+Ramsch policy (``engine.players.ramsch``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..limits import Limit
 from ..sampling import World
 from .montecarlo import BatchOutcome, MonteCarloPlayer, side_won, whole_number_param
 from .playout import PublicPosition, playout_cards
+from .ramsch import ramsch_outcomes
 
 
 class MCUPlayer(MonteCarloPlayer):
@@ -36,10 +38,15 @@ class MCUPlayer(MonteCarloPlayer):
         self.reps = reps
 
     def prepare(self, view, legal):
+        if view.is_ramsch:
+            return (view, None, mask_of(legal), False)
         return (view, PublicPosition.from_view(view), mask_of(legal), view.to_move == view.declarer)
 
     def value_worlds(self, context, worlds: list[World], seed: int) -> BatchOutcome:
         view, position, cards, declarer_side = context
+        if position is None:  # Ramsch: the others' points and "not a loser"
+            points, won = ramsch_outcomes(view, worlds, cards, self.reps, seed)
+            return BatchOutcome(points, won)
         hands = [w.hands for w in worlds]
         skats = [w.skat for w in worlds]
         # the simulated declarer knows the skat only if it took it up

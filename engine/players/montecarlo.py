@@ -54,6 +54,10 @@ SAMPLERS = ("informed", "simple", "inference")
 """informed and simple draw worlds exactly uniformly (``engine.sampling``); inference
 weighs informed worlds by the other seats' bidding and declaration (``engine.inference``)."""
 
+RAMSCH_EVALUATION = Evaluation("mean")
+"""A Ramsch outcome is worth the card points the two others end with (120 minus the
+player's own; ``engine.players.ramsch``), whatever evaluation the player was given."""
+
 REPORT_INTERVAL = 0.1
 """Seconds between analysis snapshots while thinking."""
 
@@ -220,6 +224,8 @@ class MonteCarloPlayer(Player):
     """The parts of the fast core (``engine.players.readiness``) this player's card play needs."""
 
     def choose(self, view, limit=None, *, stop=None, report=None) -> Decision:
+        if view.phase in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
+            return self.before_play.choose(view, limit, stop=stop, report=report)
         if view.phase != Phase.PLAY:
             return self.choose_before_play(view, limit, stop=stop, report=report)
         if readiness.pending(*self.core_parts):
@@ -264,6 +270,8 @@ class MonteCarloPlayer(Player):
         return Decision(move, analysis, self.bidder.last_plan)
 
     def evaluation_for(self, view: GameState) -> Evaluation:
+        if view.is_ramsch:
+            return RAMSCH_EVALUATION
         return self.evaluation or default_for(view.declaration.game == GameType.NULL)
 
     def choose_card(
@@ -274,7 +282,7 @@ class MonteCarloPlayer(Player):
         start = time.perf_counter()
         seat = view.to_move
         legal = tuple(cards_of(view.legal_cards()))
-        null_game = view.declaration.game == GameType.NULL
+        null_game = view.game == GameType.NULL
         if len(legal) == 1 and not value_single_card:
             analysis = Analysis(self.name, seat, legal, (), legal[0], 0, 0.0, limit, null_game, True, "forced card")
             return Decision(Play(legal[0]), analysis)
@@ -288,7 +296,7 @@ class MonteCarloPlayer(Player):
         if max_worlds is None and deadline is None:
             max_worlds = self.default_limit.simulations or 100
         effective_worlds = None
-        if self.inference:
+        if self.inference and not view.is_ramsch:  # (Ramsch: nobody bid or declared)
             sampler = InferenceSampler(view, pool_size(max_worlds), decision_seed)
             effective_worlds = sampler.effective_sample_size
         else:
@@ -393,7 +401,7 @@ class MonteCarloPlayer(Player):
                 tied = _within_noise(stats, table[everything.points, everything.won.astype(np.int64)], self.near)
             if len(tied) > 1 and self.near > 0:
                 # within the noise the cards do the same job: play the lowest, as a good player would
-                game = view.declaration.game
+                game = view.game
                 low = min(tied, key=lambda i: lowest_card_key(game, legal[i]))
                 if secondary is None:
                     note = (f"within {self.near:g} standard error{'s' * (self.near != 1)} of the best: "

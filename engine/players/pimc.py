@@ -15,6 +15,10 @@ cards; a lost one lost with all), so ties are broken by heuristic playouts
 of the same worlds (``tiebreak=playout``, the default): the card after which
 heuristic players reach the most points for our side (null: win most often).
 A playout costs microseconds against milliseconds for a solve.
+
+A Ramsch is searched paranoid (``core.solve_worlds_ramsch``, ``docs/solver.md``):
+each card is valued by the card points the two others end with when both play
+against the player to move.
 """
 
 from __future__ import annotations
@@ -30,8 +34,12 @@ from ..evaluation import Evaluation
 from ..limits import Limit
 from ..rules import GameType
 from ..sampling import World
-from .montecarlo import BatchOutcome, MonteCarloPlayer, number_param, side_won
+from .montecarlo import BatchOutcome, MonteCarloPlayer, number_param, side_won, whole_number_param
 from .playout import PublicPosition, playout_cards
+from .ramsch import ramsch_outcomes
+
+RAMSCH = "ramsch"
+"""``prepare``'s marker of a Ramsch decision (searched paranoid, ``_ramsch_values``)."""
 
 
 PIMC_TT_BITS = 16
@@ -44,7 +52,8 @@ threads against 2,195 / 3,188 with 2**19; exact per card and bid games within no
 class PIMCPlayer(MonteCarloPlayer):
     name = "pimc"
     kind_label = "PIMC"
-    own_params = {"tiebreak": str, "margin": lambda text: number_param("margin", text, 0, 1000)}
+    own_params = {"tiebreak": str, "margin": lambda text: number_param("margin", text, 0, 1000),
+                  "ramsch_solve": lambda text: whole_number_param("ramsch_solve", text, 0, 10)}
 
     TIE_BREAKS = ("playout", "random")
     bid_valuation = "solver"
@@ -52,7 +61,8 @@ class PIMCPlayer(MonteCarloPlayer):
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
                  threads: int = 1, seed: int | None = None, batch_worlds: int = 8,
                  tiebreak: str = "playout", margin: float = 0.0, bidding: str = "heuristic",
-                 inference: bool = False, near: float = MonteCarloPlayer.DEFAULT_NEAR) -> None:
+                 inference: bool = False, near: float = MonteCarloPlayer.DEFAULT_NEAR,
+                 ramsch_solve: int = 10) -> None:
         # 8 worlds a core call: the Python around each call (sampling, arrays, playouts) holds
         # the GIL, and a second thread waits for it less with fewer, larger calls (random deals,
         # 2 threads, in one run: 3,119 worlds/s at 2, 3,601 at 6, 3,808 at 10).  A stop aborts
@@ -64,6 +74,10 @@ class PIMCPlayer(MonteCarloPlayer):
             raise ValueError("margin must not be negative")
         self.tiebreak = tiebreak
         self.tie_margin = margin
+        self.ramsch_solve = ramsch_solve
+        """Ramsch: the solver values the cards once at most this many tricks are left (the
+        first trick's solves cost most: ~10x the second's); before, Ramsch playouts of the
+        same worlds do (as MCU's).  10: always the solver."""
         # Solver contexts (1 MiB tables) are pooled and kept across decisions: the
         # worker threads are new for every decision, the tables need not be.
         self._contexts: list[SolverContext] = []
@@ -105,6 +119,12 @@ class PIMCPlayer(MonteCarloPlayer):
     def prepare(self, view, legal):
         with self._solved_lock:
             self._solved = {}
+        with self._contexts_lock:  # the previous decision's stop must not abort this one
+            self._stopping = False
+            for ctx in self._contexts:
+                ctx.clear_abort()
+        if view.is_ramsch:
+            return view, legal, False, None, RAMSCH
         evaluation = self.evaluation_for(view)
         decl = view.declaration
         self._threshold_only = evaluation.kind == "wins" and decl.game != GameType.NULL
@@ -113,22 +133,20 @@ class PIMCPlayer(MonteCarloPlayer):
             threshold = 90
         if decl.schwarz_announced:
             threshold = 120  # a schwarz game is won only with every trick: close enough with all points
-        with self._contexts_lock:  # the previous decision's stop must not abort this one
-            self._stopping = False
-            for ctx in self._contexts:
-                ctx.clear_abort()
         position = PublicPosition.from_view(view) if self.tiebreak == "playout" else None
         return view, legal, view.to_move == view.declarer, threshold, position
 
     def choose_card(self, view, limit, stop, report, value_single_card=False):
         kind = self.evaluation_for(view).kind
-        suit_or_grand = view.declaration.game != GameType.NULL
+        suit_or_grand = view.game != GameType.NULL and not view.is_ramsch
         self._threshold_only = kind == "wins" and suit_or_grand
         self._classes_only = kind == "step" and suit_or_grand
         return super().choose_card(view, limit, stop, report, value_single_card)
 
     def value_worlds(self, context, worlds: list[World], seed: int) -> BatchOutcome:
         view, legal, declarer_side, threshold, position = context
+        if position is RAMSCH:
+            return self._ramsch_values(view, legal, worlds, seed)
         game = view.declaration.game
         d = view.declarer
         trick = np.zeros(3, np.int64)
@@ -163,6 +181,42 @@ class PIMCPlayer(MonteCarloPlayer):
         if position is not None and valued:
             tie_break = self._playout_values(view, position, legal, worlds[:valued], declarer_side, seed)
         return BatchOutcome(points, won, worlds=valued if valued < len(worlds) else None, tie_break=tie_break)
+
+    def _ramsch_values(self, view, legal, worlds: list[World], seed: int) -> BatchOutcome:
+        """Ramsch, searched paranoid: per card and world the card points the two others end
+        with when they play to give the player to move as many as they can (so 120 minus
+        the least he can be held to); won: that proves him no loser (he ends below 40, so
+        one of them has more).  Ties are broken by Ramsch playouts of the same worlds."""
+        seat = view.to_move
+        if 10 - len(view.tricks) > self.ramsch_solve:
+            points, won = ramsch_outcomes(view, worlds, mask_of(legal), 1, seed)
+            return BatchOutcome(points, won)
+        trick = np.zeros(3, np.int64)
+        for i, card in enumerate(view.trick):
+            trick[i] = int(card)
+        hands = np.array([w.hands for w in worlds], np.int64).reshape(len(worlds), 3)
+        others = np.full(len(worlds), sum(view.points) - view.points[seat], np.int64)
+        skat_points = np.array([points_of(w.skat) for w in worlds], np.int64)
+        k = len(worlds)
+        out_cards = np.zeros((k, 12), np.int64)
+        out_values = np.zeros((k, 12), np.int64)
+        out_counts = np.zeros(k, np.int64)
+        ctx = self._acquire_context()
+        try:
+            solved = core.solve_worlds_ramsch(seat, hands, others, skat_points, trick, len(view.trick), view.leader,
+                                              core.EXACT, out_cards, out_values, out_counts, *ctx.arrays)
+        finally:
+            self._release_context(ctx)
+        if solved == 0:
+            values = np.zeros((len(legal), 0), np.int64)
+        else:
+            order = out_cards[0, :out_counts[0]].tolist()
+            values = out_values[:solved, [order.index(int(card)) for card in legal]].T.copy()
+        tie_break = None
+        if self.tiebreak == "playout" and solved:
+            tie_break = ramsch_outcomes(view, worlds[:solved], mask_of(legal), 1, seed)[0].astype(np.float64)
+        return BatchOutcome(values, values > 80, worlds=solved if solved < len(worlds) else None,
+                            tie_break=tie_break)
 
     def _root_values_once(self, ctx, game, d, hands, decl_points, trick, n_trick, view, legal, query,
                           worlds: list[World]) -> np.ndarray:

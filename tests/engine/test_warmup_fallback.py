@@ -84,6 +84,8 @@ def test_a_worked_example_partner_wins_so_the_fallback_smears_the_ten():
     # ten and seven of clubs: it gives its partner the ten.
     class View:  # just what the fallback reads of a GameState view
         declaration = Declaration(GameType.GRAND)
+        game = GameType.GRAND
+        is_ramsch = False
         declarer = 0
         to_move = 2
         leader = 0
@@ -97,6 +99,13 @@ def test_a_worked_example_partner_wins_so_the_fallback_smears_the_ten():
     View.to_move, View.declarer, View.leader = 0, 0, 1  # the declarer follows a defender's lead instead
     View.trick = (Card.C9, Card.CK)
     assert simple_card(View) == Card.CT  # the cheapest card that wins (ten beats king)
+    # Ramsch (no declarer, grand's tricks): on ♣9 ♣A the ten stays under the ace and is shed;
+    # on ♣9 ♣8 only the seven stays under
+    View.declaration, View.declarer, View.is_ramsch = None, None, True
+    View.to_move, View.leader, View.trick = 2, 0, (Card.C9, Card.CA)
+    assert simple_card(View) == Card.CT
+    View.trick = (Card.C9, Card.C8)
+    assert simple_card(View) == Card.C7
 
 
 def test_while_the_core_compiles_the_players_move_at_once_and_say_so(core_compiling, monkeypatch):
