@@ -8,6 +8,12 @@ confidence intervals, and paired by deal for the difference between specs.
 
 Every game is seeded from (run seed, deal, arrangement, seat), so a run gives
 the same games whatever the number of workers or where they run.
+
+The games follow the run's ``HouseRules`` (the International Skat Order by
+default); with ``ramsch_only`` every deal is a Ramsch (the three passes are
+made for the players), to compare Ramsch card play.  Ramsch games are also
+reported on their own: the list points each spec loses per Ramsch game, and
+the paired difference.
 """
 
 from __future__ import annotations
@@ -31,10 +37,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .cards import Card
-from .game import Deal
+from .game import Deal, GameState, Pass, Phase
+from .house_rules import ISKO, HouseRules
 from .players.registry import PlayerSpec, make_player, parse_spec, split_specs
 from .record import GameRecord, RecordError, format_record, parse_record, read_lines
-from .series import play_game
+from .scoring import RamschResult
 
 CLOSE_GAME_POINTS = range(55, 61)
 """Declarer card points of a 'close game' (Schäfer's (2005) file of close games)."""
@@ -116,6 +123,8 @@ class SeatOutcome:
     card_points: int
     declarer_won: int
     declarer_lost: int
+    ramsch_value: int | None = None
+    """In a Ramsch, this seat's list entry (negative: points lost); None in other games."""
 
 
 @dataclass
@@ -129,15 +138,34 @@ class GameOutcome:
     seats: list[SeatOutcome]
 
 
-def play_deal(deal_index: int, deal_order: list[int], specs: list[str], seed: int) -> list[GameOutcome]:
-    """All arrangements of one deal (a worker's unit of work; pure and seeded)."""
+def play_tournament_game(deal: Deal, players, rules: HouseRules = ISKO, ramsch_only: bool = False) -> GameState:
+    """One game to its end; with ``ramsch_only`` the three seats pass for the players, so
+    the deal is played as a Ramsch (``rules`` must have Ramsch on)."""
+    if ramsch_only and not rules.ramsch:
+        raise ValueError("every deal as Ramsch needs the Ramsch rule on")
+    state = GameState.new(deal, rules=rules)
+    for seat, player in enumerate(players):
+        player.new_game(seat)
+    while ramsch_only and state.phase == Phase.BIDDING:
+        state.push(Pass())
+    while not state.is_over:
+        seat = state.to_move
+        state.push(players[seat].choose(state.view(seat)).move)
+    return state
+
+
+def play_deal(deal_index: int, deal_order: list[int], specs: list[str], seed: int, rules: dict | None = None,
+              ramsch_only: bool = False) -> list[GameOutcome]:
+    """All arrangements of one deal (a worker's unit of work; pure and seeded).  ``rules``:
+    ``HouseRules.to_dict()`` (None: the International Skat Order)."""
     deal = Deal.from_order(deal_order)
+    house_rules = HouseRules.from_dict(rules) if rules is not None else ISKO
     distinct = list(dict.fromkeys(specs))
     outcomes = []
     for arr_index, arrangement in enumerate(arrangements(specs)):
         players = [make_player(parse_spec(distinct[s]), _seed_for(seed, deal_index, arr_index, seat))
                    for seat, s in enumerate(arrangement)]
-        state = play_game(deal, players)
+        state = play_tournament_game(deal, players, house_rules, ramsch_only)
         names = tuple(distinct[s] for s in arrangement)
         record = GameRecord.from_state(state, id=f"{deal_index}-{arr_index}", players=names)
         result = state.result()
@@ -146,17 +174,23 @@ def play_deal(deal_index: int, deal_order: list[int], specs: list[str], seed: in
             if result is None:
                 seats.append(SeatOutcome(s, 0, 0, 0, 0, 0))
                 continue
+            plain, seeger_fabian = result.scores_by_seat()
+            if isinstance(result, RamschResult):
+                seats.append(SeatOutcome(s, seeger_fabian[seat], plain[seat], result.points[seat], 0, 0,
+                                         ramsch_value=plain[seat]))
+                continue
             is_declarer = seat == result.declarer
             points = state.declarer_points if is_declarer else state.points[seat]
             seats.append(SeatOutcome(
-                s, result.seeger_fabian()[seat], result.value if is_declarer else 0, points,
+                s, seeger_fabian[seat], plain[seat], points,
                 int(is_declarer and result.won), int(is_declarer and not result.won),
             ))
+        ramsch = isinstance(result, RamschResult)
         outcomes.append(GameOutcome(
             deal_index, tuple(arrangement), format_record(record),
-            None if result is None else result.declaration.game.name.lower(),
-            None if result is None else result.declarer_points,
-            None if result is None else result.won,
+            None if result is None else "ramsch" if ramsch else result.declaration.game.name.lower(),
+            None if result is None or ramsch else result.declarer_points,
+            None if result is None or ramsch else result.won,
             seats,
         ))
     return outcomes
@@ -189,16 +223,31 @@ class SpecTotals:
     seeger_fabian: int = 0
     seeger_fabian_per_game: float = 0.0
     ci95: float = 0.0
+    ramsch_games: int = 0
+    """Ramsch games this spec played (each seat counts)."""
+    ramsch_score: int = 0
+    """Its list entries in those games (negative: points lost; a Durchmarsch wins)."""
+    ramsch_lost_per_game: float = 0.0
+    """Points lost per Ramsch game (minus the mean list entry), with its 95 % interval."""
+    ramsch_ci95: float = 0.0
 
 
 def summarize(specs: list[str], outcomes: Iterable[GameOutcome]) -> tuple[list[SpecTotals], list[dict]]:
     distinct = list(dict.fromkeys(specs))
     totals = [SpecTotals(s, specs.count(s)) for s in distinct]
     per_game: list[list[int]] = [[] for _ in distinct]
+    ramsch_lost: list[list[int]] = [[] for _ in distinct]
     by_deal: dict[int, list[list[int]]] = {}
+    ramsch_by_deal: dict[int, list[list[int]]] = {}
     for outcome in outcomes:
         deal_values = by_deal.setdefault(outcome.deal_index, [[] for _ in distinct])
         for seat in outcome.seats:
+            if seat.ramsch_value is not None:
+                totals[seat.spec].ramsch_games += 1
+                totals[seat.spec].ramsch_score += seat.ramsch_value
+                ramsch_lost[seat.spec].append(-seat.ramsch_value)
+                ramsch_by_deal.setdefault(outcome.deal_index, [[] for _ in distinct])[seat.spec].append(
+                    -seat.ramsch_value)
             t = totals[seat.spec]
             t.games += 1
             t.declarer_won += seat.declarer_won
@@ -210,16 +259,27 @@ def summarize(specs: list[str], outcomes: Iterable[GameOutcome]) -> tuple[list[S
             deal_values[seat.spec].append(seat.seeger_fabian)
     for t, values in zip(totals, per_game):
         t.seeger_fabian_per_game, t.ci95 = mean_ci(values)
+    for t, values in zip(totals, ramsch_lost):
+        if values:
+            t.ramsch_lost_per_game, t.ramsch_ci95 = mean_ci(values)
     pairs = []
     for a, b in itertools.combinations(range(len(distinct)), 2):
-        diffs = [
-            sum(v[a]) / len(v[a]) - sum(v[b]) / len(v[b])
-            for v in by_deal.values() if v[a] and v[b]
-        ]
-        mean, ci = mean_ci(diffs)
-        pairs.append({"a": distinct[a], "b": distinct[b], "deals": len(diffs),
-                      "seeger_fabian_per_game_difference": mean, "ci95": ci})
+        mean, ci, deals = _paired(by_deal, a, b)
+        pair = {"a": distinct[a], "b": distinct[b], "deals": deals,
+                "seeger_fabian_per_game_difference": mean, "ci95": ci}
+        if ramsch_by_deal:
+            mean, ci, deals = _paired(ramsch_by_deal, a, b)
+            pair.update({"ramsch_deals": deals, "ramsch_lost_per_game_difference": mean, "ramsch_ci95": ci})
+        pairs.append(pair)
     return totals, pairs
+
+
+def _paired(by_deal: dict[int, list[list[int]]], a: int, b: int) -> tuple[float, float, int]:
+    """Mean and 95 % interval of spec a's mean per game minus spec b's, over the deals
+    where both played (each deal's games with every arrangement), and how many deals."""
+    diffs = [sum(v[a]) / len(v[a]) - sum(v[b]) / len(v[b]) for v in by_deal.values() if v[a] and v[b]]
+    mean, ci = mean_ci(diffs)
+    return mean, ci, len(diffs)
 
 
 # ---------------------------------------------------------------- running
@@ -234,6 +294,8 @@ class TournamentRun:
     interrupted: bool = False
     elapsed: float = 0.0
     command: str = ""
+    rules: HouseRules = ISKO
+    ramsch_only: bool = False
 
     @property
     def games_planned(self) -> int:
@@ -255,6 +317,8 @@ class TournamentRun:
                 "deals": len(self.deals),
                 "deals_played": len({o.deal_index for o in self.outcomes}),
                 "arrangements": len(arrangements(self.specs)),
+                "rules": self.rules.to_dict(),
+                "ramsch_only": self.ramsch_only,
                 "games": len(self.outcomes),
                 "interrupted": self.interrupted,
                 "seconds": round(self.elapsed, 2),
@@ -272,14 +336,20 @@ def run_tournament(
     scheduler: str | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     command: str = "",
+    rules: HouseRules = ISKO,
+    ramsch_only: bool = False,
 ) -> TournamentRun:
-    """Play every deal in every arrangement; Ctrl+C stops and keeps what was played."""
+    """Play every deal in every arrangement by ``rules``; ``ramsch_only``: every deal as a
+    Ramsch (turns the Ramsch rule on).  Ctrl+C stops and keeps what was played."""
     if len(specs) != 3:
         raise ValueError("a tournament needs three player specs, one per seat")
     for spec in specs:
         make_player(spec, 0)  # fail early on a bad spec, before any worker starts
-    run = TournamentRun(list(specs), deals, seed, command=command)
-    tasks = [(i, [int(c) for c in d.order()], list(specs), seed) for i, d in enumerate(deals)]
+    if ramsch_only:
+        rules = rules.with_switches(ramsch=True)
+    run = TournamentRun(list(specs), deals, seed, command=command, rules=rules, ramsch_only=ramsch_only)
+    rules_arg = None if rules.is_isko else rules.to_dict()
+    tasks = [(i, [int(c) for c in d.order()], list(specs), seed, rules_arg, ramsch_only) for i, d in enumerate(deals)]
     start = time.perf_counter()
 
     def collect(outcomes: list[GameOutcome]) -> None:
@@ -433,7 +503,7 @@ def write_outputs(run: TournamentRun, out_dir: str | Path) -> dict:
             files.setdefault(f"games-{o.game}.sgf", []).append(o.record)
             if o.game != "null" and o.declarer_points in CLOSE_GAME_POINTS:
                 files.setdefault("games-close.sgf", []).append(o.record)
-            if not o.won:
+            if o.won is False:
                 files.setdefault("games-lost.sgf", []).append(o.record)
     for name, lines in files.items():
         write_atomic(out / name, "".join(line + "\n" for line in lines))
@@ -446,7 +516,8 @@ def write_csv(results: dict, path: str | Path) -> None:
     text = io.StringIO()
     writer = csv.writer(text)
     columns = ["spec", "instances", "games", "declarer_won", "declarer_lost", "card_points", "score",
-               "seeger_fabian", "seeger_fabian_per_game", "ci95"]
+               "seeger_fabian", "seeger_fabian_per_game", "ci95", "ramsch_games", "ramsch_score",
+               "ramsch_lost_per_game", "ramsch_ci95"]
     writer.writerow(columns)
     for row in results["players"]:
         writer.writerow([row[c] for c in columns])

@@ -132,6 +132,11 @@ def _build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--overwrite", action="store_true",
                       help="replace the results of an earlier run in --out (and the --csv file)")
     tour.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    tour.add_argument("--ramsch-only", action="store_true",
+                      help="play every deal as a Ramsch (the three pass for the players; turns Ramsch on), "
+                           "to compare Ramsch card play")
+    add_rules_arguments(tour, "The games follow the International Skat Order unless house rules are chosen; "
+                              "see docs/house-rules.md.")
     return parser
 
 
@@ -555,12 +560,14 @@ def _tournament(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from engine import tournament as t
+    from engine.house_rules import rules_from_arguments
 
     err = Console(stderr=True)
     try:
         specs = [str(s) for s in t.split_specs(args.players)]
         if len(specs) != 3:
             raise ValueError(f"--players needs three specs, got {len(specs)}: {', '.join(specs)}")
+        rules = rules_from_arguments(args)
         deals = t.read_deals(args.deals_file) if args.deals_file else t.generate_deals(args.deals, args.seed)
         out_dir = args.out or f"tournament-{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
         t.prepare_outputs(out_dir, args.csv, args.overwrite)  # before the first game, not after the last
@@ -580,7 +587,8 @@ def _tournament(args: argparse.Namespace) -> int:
             progress.update(task, completed=done, rate=f"{rate:.1f}")
 
         try:
-            run = t.run_tournament(specs, deals, args.seed, workers, args.scheduler, advance, t.command_line())
+            run = t.run_tournament(specs, deals, args.seed, workers, args.scheduler, advance, t.command_line(),
+                                   rules, args.ramsch_only)
         except (ValueError, RuntimeError, ImportError) as exc:
             err.print(f"skat tournament: {exc}")
             return 2
@@ -617,11 +625,26 @@ def _tournament(args: argparse.Namespace) -> int:
         )
     console = Console()
     console.print(table)
+    if any(row["ramsch_games"] for row in results["players"]):
+        ramsch = Table(title="Ramsch", caption="lost/game: list points lost per Ramsch game (a Durchmarsch counts "
+                                               "as a gain)", box=box.SIMPLE_HEAD)
+        ramsch.add_column("player", overflow="fold")
+        for column in ("Ramsch\ngames", "score", "lost/game\n±95%"):
+            ramsch.add_column(column, justify="right", no_wrap=True)
+        for row in results["players"]:
+            ramsch.add_row(f"{row['spec']} ×{row['instances']}", str(row["ramsch_games"]), str(row["ramsch_score"]),
+                           f"{row['ramsch_lost_per_game']:.1f} ± {row['ramsch_ci95']:.1f}")
+        console.print(ramsch)
     for pair in results["pairs"]:
         console.print(
             f"{pair['a']} − {pair['b']}: {pair['seeger_fabian_per_game_difference']:+.1f} ± {pair['ci95']:.1f}"
             f" Seeger-Fabian per game, paired over {pair['deals']} deals"
         )
+        if pair.get("ramsch_deals"):
+            console.print(
+                f"{pair['a']} − {pair['b']}: {pair['ramsch_lost_per_game_difference']:+.1f} ± "
+                f"{pair['ramsch_ci95']:.1f} points lost per Ramsch game, paired over {pair['ramsch_deals']} deals"
+            )
     console.print(f"files in {out_dir}/")
     return status
 

@@ -364,3 +364,27 @@ def test_analyze_takes_a_full_spec_and_reports_every_samplers_beliefs():
 def test_analyze_refuses_a_player_that_does_not_search(capsys):
     assert "analyze runs an mcu or pimc player" in usage_error(capsys, "analyze", str(SAMPLES), "--id", "684159",
                                                                "--player", "heuristic")
+
+
+def test_a_ramsch_only_tournament_reports_points_lost_per_ramsch_game(capsys, tmp_path):
+    code = cli.main(["tournament", "--players", "random,random,heuristic", "--deals", "2", "--workers", "1",
+                     "--ramsch-only", "--out", str(tmp_path / "out")])
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 0
+    assert "Ramsch" in out and "points lost per Ramsch game, paired over 2 deals" in out
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert results["run"]["ramsch_only"] and results["run"]["rules"]["ramsch"]
+    assert {row["spec"]: row["ramsch_games"] for row in results["players"]} == {"random": 12, "heuristic": 6}
+    assert (tmp_path / "out" / "games-ramsch.sgf").read_text().count("\n") == 6
+
+
+def test_tournament_rules_flags_are_read_and_refused_with_the_flag_named(capsys, tmp_path):
+    code = cli.main(["tournament", "--players", "random,random,heuristic", "--deals", "1", "--workers", "1",
+                     "--schieben", "--no-ramsch", "--out", str(tmp_path / "out")])
+    assert code == 2
+    assert "--schieben needs Ramsch" in capsys.readouterr().err
+    code = cli.main(["tournament", "--players", "random,random,heuristic", "--deals", "1", "--workers", "1",
+                     "--rules", "pub", "--json", "--out", str(tmp_path / "pub")])
+    assert code == 0
+    rules = json.loads(capsys.readouterr().out)["run"]["rules"]
+    assert rules["ramsch"] and rules["schieben"] and rules["kontra"]
