@@ -132,16 +132,20 @@ _SWITCH_HELP = {
 
 def add_rules_arguments(parser, description: str = "The International Skat Order unless house rules are "
                         "chosen; see docs/house-rules.md.") -> None:
-    """Add ``--rules`` and the single switches to an ``argparse`` parser (each defaults to
-    None: not given); ``rules_from_arguments`` reads them back."""
+    """Add ``--rules`` and the single switches to an ``argparse`` parser; ``rules_from_arguments``
+    reads them back (None where not given).  They are left out of the namespace unless given,
+    so a subcommand's copy does not overwrite the same flag given before the subcommand
+    (``skat --rules pub tournament``)."""
     import argparse
 
     group = parser.add_argument_group("house rules", description)
-    group.add_argument("--rules", dest="house_rules", choices=tuple(PRESETS), default=None, type=str.lower,
+    group.add_argument("--rules", dest="house_rules", choices=tuple(PRESETS), default=argparse.SUPPRESS,
+                       type=str.lower,
                        help="isko: the International Skat Order; pub: Ramsch (with Schieben and Grand Hand), "
                             "Kontra and Re, Bock rounds")
     for name, flag in SWITCH_FLAGS.items():
-        group.add_argument(flag, dest=f"house_{name}", action=argparse.BooleanOptionalAction, default=None,
+        group.add_argument(flag, dest=f"house_{name}", action=argparse.BooleanOptionalAction,
+                           default=argparse.SUPPRESS,
                            help=_SWITCH_HELP[name])
 
 

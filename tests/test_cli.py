@@ -388,3 +388,11 @@ def test_tournament_rules_flags_are_read_and_refused_with_the_flag_named(capsys,
     assert code == 0
     rules = json.loads(capsys.readouterr().out)["run"]["rules"]
     assert rules["ramsch"] and rules["schieben"] and rules["kontra"]
+
+
+def test_tournament_rules_given_before_the_subcommand_are_kept(capsys, tmp_path):
+    code = cli.main(["--rules", "pub", "--no-bock", "tournament", "--players", "random,random,heuristic", "--deals", "1",
+                     "--workers", "1", "--kontra", "--json", "--out", str(tmp_path / "out")])
+    assert code == 0
+    rules = json.loads(capsys.readouterr().out)["run"]["rules"]
+    assert rules["ramsch"] and rules["kontra"] and not rules["bock"]
