@@ -35,7 +35,7 @@ from engine.tools import warmup
 from ..ai_runner import AIRunner
 from ..messages import CardClicked
 from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession
-from ..players import PlayerChoice, resolve_player
+from ..players import FALLBACK_ORDER, PlayerChoice, resolve_player
 from ..rules_text import rules_label, rules_tag
 from ..settings import Settings, save_settings_changes
 from ..widgets.cards import HandRow
@@ -396,10 +396,15 @@ class TableScreen(Screen):
         self.replace_failed_player(seat, f"crashed: {detail}")
 
     def replace_failed_player(self, seat: int, reason: str) -> None:
+        """Seat the next player of the fallback order (heuristic, then random, which only picks
+        among the engine's legal moves): a fallback that fails too would fail again forever."""
         position = self.positions[seat]
-        self.notify(f"{TABLE_NAMES[position]}'s AI {reason}. The heuristic player takes over this seat.",
+        failed = self.players[position].kind
+        kind = FALLBACK_ORDER[min(FALLBACK_ORDER.index(failed) + 1, len(FALLBACK_ORDER) - 1)] \
+            if failed in FALLBACK_ORDER else FALLBACK_ORDER[0]
+        self.notify(f"{TABLE_NAMES[position]}'s AI {reason}. The {kind} player takes over this seat.",
                     title="AI error", severity="error", timeout=10)
-        fallback = resolve_player("heuristic", seed=self.session.seed + position)
+        fallback = resolve_player(kind, seed=self.session.seed + position)
         self.players[position] = PlayerChoice(fallback.player, fallback.kind, fallback.notice)
         self.refresh_table()
         self.advance()
