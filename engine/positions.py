@@ -11,6 +11,8 @@ def solver_position(state: GameState):
 
     if state.phase != Phase.PLAY or state.perspective is not None:
         raise ValueError("the solver needs the full state of a game in play")
+    if state.is_ramsch:
+        raise ValueError("a Ramsch has no declarer: it is searched paranoid (ramsch_solve), not as a declared game")
     d = state.declarer
     declarer_points = state.declarer_points
     defender_points = sum(state.points) - state.points[d]
@@ -46,3 +48,16 @@ def _first_position(record, reached, what: str) -> GameState:
         if state.phase == Phase.PLAY and reached(state):
             return state
     raise ValueError(f"the game does not reach {what}")
+
+
+def ramsch_solve(state: GameState):
+    """A Ramsch position searched paranoid (``engine.dds.solver.solve_ramsch``) for the seat
+    to move: the card points it ends with (the skat with the last trick) when both others
+    play to give it as many as they can, overall and after each legal card; lower is better."""
+    from .cards import points_of
+    from .dds.solver import solve_ramsch
+
+    if state.phase != Phase.PLAY or state.perspective is not None or not state.is_ramsch:
+        raise ValueError("the Ramsch search needs the full state of a Ramsch in play")
+    return solve_ramsch(tuple(state.hands), tuple(int(c) for c in state.trick), state.leader,
+                        state.points[state.to_move], points_of(state.skat))

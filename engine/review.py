@@ -43,6 +43,16 @@ Seeger-Fabian score of the chosen option against the best one it found, marked
 ``?`` from ``CONTRACT_MISTAKE`` and ``??`` from ``CONTRACT_BLUNDER`` points.
 A choice the bidder does not consider (a schneider announcement, an ouvert
 suit game) is listed with the options but not judged.
+
+A Ramsch (docs/house-rules.md) has no declarer and no sides: each card is
+valued by the solver's paranoid Ramsch search (the mover against both others)
+as the card points the mover ends with, lower being better, and marked by the
+card points it gives away against the best card (``RAMSCH_MISTAKE_POINTS``,
+``RAMSCH_BLUNDER_POINTS``).  The own-view search (PIMC/MCU) of a Ramsch is not
+available to the review: those columns stay empty and the marks rest on the
+double-dummy values alone.  The skat round (push, pick-up, Grand Hand) and,
+with Ramsch on, the bidding are listed as not reviewed: the search bidder
+values a pass as a game thrown in, which these rules do not have.
 """
 
 from __future__ import annotations
@@ -53,10 +63,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .cards import Card, cards_of
+from .cards import Card, CardSet, cards_of
 from .game import GameState, Phase, Play
 from .limits import Limit
-from .rules import GameType
+from .rules import SEAT_NAMES, GameType
 
 REVIEW_PLAYERS = ("pimc", "mcu")
 
@@ -69,6 +79,9 @@ MISTAKE_POINTS = 12.0
 CONTRACT_MISTAKE = 25.0
 CONTRACT_BLUNDER = 60.0
 """Expected Seeger-Fabian points a contract choice loses against the bidder's best option."""
+RAMSCH_MISTAKE_POINTS = 10
+RAMSCH_BLUNDER_POINTS = 20
+"""Ramsch: card points the chosen card gives the mover double-dummy (paranoid) over the best card."""
 GOOD_WIN_DROP = 0.05
 GOOD_POINTS = 5.0
 """A choice counts as accurate when it loses less than both of these against the best card."""
@@ -117,6 +130,8 @@ class DecisionReview:
     declarer_view_after: float | None
     """The declarer's winning chance after the chosen card, from the mover's view (None: forced card)."""
     worlds: int = 0
+    ramsch: bool = False
+    """A Ramsch card: ``dd_points`` are the mover's own card points, paranoid (lower is better)."""
 
     @property
     def chosen_value(self) -> CardValue:
@@ -210,6 +225,10 @@ class GameReview:
     contracts: list[ContractReview] = field(default_factory=list)
     record_hash: str = ""
     """``record_fingerprint`` of the record reviewed: a cached review of a record since changed is not used."""
+    ramsch: bool = False
+    """A Ramsch: the cards are valued by the paranoid search as the mover's own card points (lower is better)."""
+    not_reviewed: list[str] = field(default_factory=list)
+    """Decisions listed but not reviewed (a Ramsch's skat round), as text: 'Bob: push'."""
 
     def summaries(self) -> list[SeatSummary]:
         return [summarize_seat(seat, self.players[seat], [d for d in self.decisions if d.seat == seat],
@@ -238,7 +257,7 @@ class GameReview:
         return {"type": "game", "id": self.record_id, "players": list(self.players), "game": self.game,
                 "declarer": self.declarer, "player": self.player, "limit": self.limit, "seed": self.seed,
                 "declarer_dd_start": self.declarer_dd_start, "record_hash": self.record_hash,
-                "version": FORMAT_VERSION}
+                "ramsch": self.ramsch, "not_reviewed": self.not_reviewed, "version": FORMAT_VERSION}
 
     def json_lines(self) -> list[str]:
         """One line for the game, one per decision, one summary line."""
@@ -262,7 +281,8 @@ class GameReview:
                     raise ValueError(f"review format {data.get('version')} is not {FORMAT_VERSION}")
                 review = cls(data["id"], tuple(data["players"]), data["game"], data["declarer"], data["player"],
                              data["limit"], data["seed"], declarer_dd_start=data["declarer_dd_start"],
-                             record_hash=data.get("record_hash", ""))
+                             record_hash=data.get("record_hash", ""), ramsch=data.get("ramsch", False),
+                             not_reviewed=list(data.get("not_reviewed", [])))
             elif kind in ("decision", "contract"):
                 if review is None:
                     raise ValueError(f"a {kind} line before its game line")
@@ -415,6 +435,59 @@ def review_decision(state: GameState, move_index: int, chosen: Card, player_kind
     )
 
 
+def ramsch_mark(loss: int, forced: bool) -> str:
+    if forced:
+        return ""
+    if loss >= RAMSCH_BLUNDER_POINTS:
+        return BLUNDER
+    return MISTAKE if loss >= RAMSCH_MISTAKE_POINTS else ""
+
+
+def review_ramsch_decision(state: GameState, move_index: int, chosen: Card) -> DecisionReview:
+    """The review of the card ``chosen`` in a Ramsch: each legal card's value is the card points
+    the mover ends with, searched paranoid (``engine.positions.ramsch_solve``); no own view."""
+    from .positions import ramsch_solve
+
+    legal = tuple(cards_of(state.legal_cards()))
+    per_card = ramsch_solve(state).per_card
+    values = tuple(CardValue(str(card), per_card[card], False) for card in legal)
+    mine = next(v for v in values if v.card == str(chosen))
+    forced = len(legal) == 1
+    loss = mine.dd_points - min(v.dd_points for v in values)
+    return DecisionReview(
+        move=move_index, trick=len(state.tricks) + 1, position=len(state.trick) + 1, seat=state.to_move,
+        declarer_side=False, chosen=str(chosen), cards=values, forced=forced, dd_loss_points=loss,
+        dd_turned=False, view_loss_points=None, view_loss_win=None, mark=ramsch_mark(loss, forced),
+        declarer_dd_after=0.0, declarer_view_after=None, ramsch=True,
+    )
+
+
+def ramsch_skat_round(record) -> list[str]:
+    """The skat round of a Ramsch record, a line a decision: 'Bob: picks the skat up'."""
+    from .game import Declare, Discard, Pass, PickUp, Push
+
+    positions = record.positions()
+    names = tuple(record.players)
+    out = []
+    for index, (seat, move) in enumerate(record.moves):
+        if positions[index].phase not in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
+            continue
+        if isinstance(move, Push):
+            text = "pushes the skat on"
+        elif isinstance(move, PickUp):
+            text = "picks the skat up"
+        elif isinstance(move, Discard):
+            text = f"puts {CardSet(move.cards)} back"
+        elif isinstance(move, Declare):
+            text = f"declares {move.declaration.describe()} instead"
+        elif isinstance(move, Pass):
+            text = "plays the Ramsch"
+        else:
+            text = positions[index].iss(move)
+        out.append(f"{names[seat] or SEAT_NAMES[seat]}: {text}")
+    return out
+
+
 def contract_mark(loss: float | None) -> str:
     if loss is None:
         return ""
@@ -441,6 +514,8 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
 
     positions = record.positions()
     moves = record.moves
+    # With Ramsch on, passing leads to a Ramsch, not a game thrown in as the bidder values it
+    review_bidding = not record.rules.ramsch
     # Of the bidding only what decided it: each pass, and the declarer's last bid or hold
     # (the steps in between are the same decision again at a lower stake).
     declarer = next((p.declarer for p in positions if p.phase != Phase.BIDDING and p.declarer is not None), None)
@@ -450,6 +525,8 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
     out = []
     for index, (seat, move) in enumerate(moves):
         state = positions[index]
+        if state.phase == Phase.BIDDING and not review_bidding:
+            continue
         if state.phase == Phase.BIDDING and (isinstance(move, Pass) or index == last_commitment):
             if isinstance(move, Bid):
                 stake = move.value
@@ -505,6 +582,8 @@ def card_decisions(record) -> list[tuple[int, GameState, Card]]:
 def describe_game(record) -> tuple[str, int | None]:
     """The declared game (e.g. 'Grand hand') and the declarer, from the record's moves."""
     state = record.replay()
+    if state.is_ramsch:
+        return "Ramsch", None
     if state.declaration is None:
         return ("passed in" if state.phase == Phase.PASSED else "not declared"), None
     return state.declaration.describe(), state.declarer
@@ -526,16 +605,23 @@ def review_record(record, player_kind: str = "pimc", limit: Limit | None = None,
     game, declarer = describe_game(record)
     review = GameReview(record.id, players, game, declarer, player_kind,
                         {"time": limit.time, "simulations": limit.simulations}, seed,
-                        record_hash=record_fingerprint(record))
+                        record_hash=record_fingerprint(record), ramsch=game == "Ramsch")
     decisions = card_decisions(record)
+    if record.rules.ramsch:
+        review.not_reviewed = ramsch_skat_round(record)
+        review.not_reviewed.insert(0, "the bidding (with Ramsch on, passing is not a game thrown in)")
     for done, (index, state, card) in enumerate(decisions, 1):
         if stop is not None and stop.is_set():
             raise ReviewStopped(f"the review of record {record.id} was stopped")
-        review.decisions.append(review_decision(state, index, card, player_kind, limit, seed, record.id, threads))
+        if review.ramsch:
+            review.decisions.append(review_ramsch_decision(state, index, card))
+        else:
+            review.decisions.append(review_decision(state, index, card, player_kind, limit, seed, record.id,
+                                                    threads))
         if on_decision:
             on_decision(done, len(decisions))
     review.contracts = review_contracts(record, limit.simulations or 100, seed)
-    if review.decisions:
+    if review.decisions and not review.ramsch:
         first = review.decisions[0]
         review.declarer_dd_start = float(any(c.dd_won for c in first.cards) == first.declarer_side)
     return review

@@ -8,7 +8,17 @@ from rich.table import Table
 from rich.text import Text
 
 from engine.cards import Card
-from engine.review import BLUNDER, MISTAKE, ONLY_CARD, CardValue, ContractReview, DecisionReview, GameReview
+from engine.review import (
+    BLUNDER,
+    MISTAKE,
+    ONLY_CARD,
+    RAMSCH_BLUNDER_POINTS,
+    RAMSCH_MISTAKE_POINTS,
+    CardValue,
+    ContractReview,
+    DecisionReview,
+    GameReview,
+)
 
 from .widgets.cards import card_text
 
@@ -98,6 +108,35 @@ def decisions_table(review: GameReview, german: bool = False) -> Table:
     return table
 
 
+def ramsch_table(review: GameReview, german: bool = False) -> Table:
+    """A Ramsch's cards: the card points each mover ends with after his card, double-dummy
+    and paranoid (both others against him), and the best card's; no own view."""
+    table = Table(title=f"Record {review.record_id} · Ramsch: the mover's own card points, double dummy "
+                        f"with both others against him (lower is better)",
+                  title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    for column, justify in (("trick", "right"), ("player", "left"), ("card", "left"), ("DD", "right"),
+                            ("best DD", "left"), ("loss", "right")):
+        table.add_column(column, justify=justify, no_wrap=True)
+    for d in review.decisions:
+        mine = d.chosen_value
+        best = min(d.cards, key=lambda c: c.dd_points)
+        table.add_row(
+            f"{d.trick}.{d.position}", review.players[d.seat],
+            _card(d.chosen, german) + Text(" ") + mark_text(d.mark),
+            "forced" if d.forced else str(mine.dd_points),
+            Text("") if d.forced or not d.dd_loss_points else _card(best.card, german) + Text(f" {best.dd_points}"),
+            f"+{d.dd_loss_points}" if d.dd_loss_points else "",
+        )
+    return table
+
+
+RAMSCH_LEGEND = (f"Ramsch: every player for himself.  DD: the card points the player ends with after the card "
+                 "(the skat with the last trick) when both others play to give him as many as they can, all "
+                 "hands open; loss: the points more than after the best card.  The own view is not available "
+                 "for a Ramsch (no PIMC/MCU search of it in the review), so the marks rest on double dummy: "
+                 f"?? from {RAMSCH_BLUNDER_POINTS} points more, ? from {RAMSCH_MISTAKE_POINTS} (docs/review.md).")
+
+
 PHASE_NAMES = {"bidding": "bid", "skat": "skat/hand", "discard": "discard"}
 
 
@@ -168,13 +207,19 @@ LEGEND = ("* declarer.  view: the side's expected card points and win share from
 
 
 def review_report(review: GameReview, german: bool = False) -> Group:
-    if not review.decisions and not review.contracts:
+    if not review.decisions and not review.contracts and not review.not_reviewed:
         return Group(Text(f"Record {review.record_id} · {review.game}: nothing to review"))
     limit = review.limit
     budget = f"{limit['simulations']} worlds" if limit.get("simulations") else f"{limit.get('time')} s"
     parts = []
     if review.contracts:
         parts += [contracts_table(review, german), Text("")]
+    if review.not_reviewed:
+        parts += [Text("Not reviewed: " + "; ".join(review.not_reviewed)), Text("")]
+    if review.ramsch:
+        if review.decisions:
+            parts += [ramsch_table(review, german), Text("")]
+        return Group(*parts, summary_table(review), Text(RAMSCH_LEGEND, style="dim"), Text(""))
     if review.decisions:
         parts += [decisions_table(review, german), Text("")]
     return Group(

@@ -93,3 +93,34 @@ def test_review_without_a_budget_searches_100_worlds_a_card():
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert lines[0]["limit"] == {"time": None, "simulations": 100}
     assert all(line["worlds"] == 100 for line in lines if line["type"] == "decision" and not line["forced"])
+
+
+def test_review_of_a_ramsch_values_its_cards_paranoid_and_says_the_own_view_is_not_available():
+    records = str(Path(__file__).parent / "data" / "house-rules.sgf")
+    proc = skat("review", records, "--id", "hr-pickups", "--simulations", "2", "--json", "--no-cache")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert lines[0]["game"] == "Ramsch" and lines[0]["ramsch"] and lines[0]["declarer"] is None
+    assert "Ann: picks the skat up" in lines[0]["not_reviewed"]
+    decisions = [line for line in lines if line["type"] == "decision"]
+    assert len(decisions) == 30 and all(d["view_loss_win"] is None for d in decisions)
+    assert all(c["dd_points"] is not None for d in decisions for c in d["cards"])
+    table = skat("review", records, "--id", "hr-pickups", "--simulations", "2", "--no-cache")
+    assert table.returncode == 0, table.stderr
+    assert "The own view is not available for a Ramsch" in " ".join(table.stdout.split())
+    assert "Not reviewed:" in table.stdout and "Ramsch: the mover's own" in table.stdout
+
+
+def test_the_replay_plot_of_a_ramsch_review_shows_marks_and_own_card_points_without_a_declarer():
+    from engine.limits import Limit
+    from engine.record import read_records
+    from engine.review import review_record
+    from skat_tui.widgets.review_plot import course_lines, decision_note
+
+    records, _ = read_records(Path(__file__).parent / "data" / "house-rules.sgf")
+    review = review_record(next(r for r in records if r.id == "hr-jungfrau"), "pimc", Limit(simulations=2))
+    lines = [line.plain for line in course_lines(review, 20, 100)]
+    assert lines[0].startswith("Ramsch:") and not any(line.strip().startswith("DD") for line in lines)
+    assert "??" in lines[1]
+    blunder = next(d for d in review.decisions if d.mark)
+    assert decision_note(blunder) == "?? DD 82 own card points, ♥8 27"

@@ -44,19 +44,25 @@ def course_lines(review: GameReview, position: int | None, width: int) -> list[T
     cell = 2 if LABEL_WIDTH + 2 * len(decisions) <= width else 1
     chances = view_chances(review)
     lines = []
+    if review.ramsch:  # no declarer, no chances: the marks alone (from the paranoid double-dummy values)
+        lines.append(Text("Ramsch: marks by card points given away double-dummy; no own view", style="dim"))
+        chances, decisions_with_bars = [], []
+    else:
+        decisions_with_bars = decisions
     labels = [Text("decl. 100%".rjust(LABEL_WIDTH - 1) + " ", style="dim"),
               Text.assemble(" " * (LABEL_WIDTH - 9), ("decl", DECLARER_VIEW), "/", ("def", DEFENDER_VIEW), " "),
               Text("0%".rjust(LABEL_WIDTH - 1) + " ", style="dim")]
-    for row in range(BAR_ROWS):
+    for row in range(BAR_ROWS if decisions_with_bars else 0):
         line = labels[row].copy()
         for d, chance in zip(decisions, chances):
             # whose view: the declarer's own bars and the defenders' differ most before the cards are known
             line.append(_bar_cell(chance, row) * cell, style=DECLARER_VIEW if d.declarer_side else DEFENDER_VIEW)
         lines.append(line)
-    strip = Text("DD".rjust(LABEL_WIDTH - 1) + " ", style="dim")
-    for d in decisions:
-        strip.append("▀" * cell, style="green" if d.declarer_dd_after else "red")
-    lines.append(strip)
+    if decisions_with_bars:
+        strip = Text("DD".rjust(LABEL_WIDTH - 1) + " ", style="dim")
+        for d in decisions:
+            strip.append("▀" * cell, style="green" if d.declarer_dd_after else "red")
+        lines.append(strip)
     marks = Text("marks".rjust(LABEL_WIDTH - 1) + " ", style="dim")
     for d in decisions:
         text = d.mark if cell == 2 else d.mark[:1]
@@ -111,6 +117,11 @@ def decision_note(d: DecisionReview, german: bool = False) -> str:
     if d.forced:
         return "forced"
     mine = d.chosen_value
+    if d.ramsch:  # his own card points, paranoid: fewer is better
+        best = min(d.cards, key=lambda c: c.dd_points)
+        text = f"{d.mark} " if d.mark else ""
+        text += f"DD {mine.dd_points} own card points"
+        return text + (f", {name(best.card)} {best.dd_points}" if d.dd_loss_points else " (as good as the best)")
     parts = [d.mark] if d.mark else []
     if d.view_loss_points is not None and d.view_loss_points >= 0.5:
         parts.append(f"−{d.view_loss_points:.0f} pts")
