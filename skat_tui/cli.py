@@ -75,7 +75,9 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Solve each record's position at the start of a trick with all hands open: the declarer's "
                     "final card points under best play by all three (the skat included), and the same after each "
                     "card the player to move may play. In a null game a value is 1 (the declarer wins: takes no "
-                    "trick) or 0 (loses); with --threshold T every value is 1 (the declarer reaches T) or 0.")
+                    "trick) or 0 (loses); with --threshold T every value is 1 (the declarer reaches T) or 0. "
+                    "A Ramsch has no declarer: its values are the card points the player to move ends with "
+                    "(the skat with the last trick) when both others play to give him as many as they can.")
     solve.add_argument("file", help="record file, one ISS record per line")
     solve.add_argument("--trick", type=_whole_number(1, 10), default=1, help="solve at the start of this trick (1 = before the opening lead)")
     solve.add_argument("--threshold", type=_whole_number(0, 120), default=None,
@@ -336,7 +338,15 @@ def _analyze(args: argparse.Namespace) -> int:
     limit = Limit(time=args.time) if args.time is not None else (
         Limit(simulations=args.simulations) if args.simulations is not None else player.limit)
     seat = state.to_move
-    decision = player.choose(state.view(seat), limit)
+    try:
+        decision = player.choose(state.view(seat), limit)
+    except Exception as exc:  # noqa: BLE001 - a player that cannot search a house-rule position
+        if not state.ramsch:
+            raise
+        print(f"skat analyze: the {args.player} player cannot analyze this Ramsch position of record {record.id} "
+              f"({type(exc).__name__}: {exc}); skat solve and skat review value a Ramsch's cards double-dummy",
+              file=sys.stderr)
+        return 2
     if state.phase != Phase.PLAY:
         return _print_contract_analysis(args, record, state, decision)
     trick, card = len(state.tricks) + 1, len(state.trick) + 1
@@ -531,6 +541,9 @@ def _how_it_ended(record) -> str:
     except ValueError:
         return ""
     name = f"record {record.id}"
+    if final.is_ramsch:
+        played = len(final.tricks) * 3 + len(final.trick)
+        return f": {name} (Ramsch) ended after {played} card{'s' * (played != 1)} ({str(final.end or 'not finished').replace('_', ' ')})"
     if final.phase == Phase.PASSED:
         return f": {name} was passed in (all three passed), no card was played"
     if final.declaration is None:
@@ -652,7 +665,7 @@ def _tournament(args: argparse.Namespace) -> int:
 def _solve(path: str, trick: int, threshold: int | None, as_json: bool = False, german: bool = False) -> int:
     from engine.cards import Card
     from engine.dds.solver import solve, solve_threshold
-    from engine.positions import solver_position, state_at_trick
+    from engine.positions import ramsch_solve, solver_position, state_at_trick
     from engine.record import read_records
 
     if trick < 1 or trick > 10:
@@ -668,19 +681,25 @@ def _solve(path: str, trick: int, threshold: int | None, as_json: bool = False, 
     for record in records:
         try:
             state = state_at_trick(record, trick)
-            pos = solver_position(state)
+            if state.is_ramsch and threshold is not None:
+                raise ValueError("a Ramsch has no declarer to reach a threshold: solve it without --threshold")
+            pos = None if state.is_ramsch else solver_position(state)
         except ValueError as exc:
             failed += 1
             print(f"{path}: line {record.line}, record {record.id}: {exc}", file=sys.stderr)
             continue
         start = time.perf_counter()
-        res = solve(pos) if threshold is None else solve_threshold(pos, threshold)
+        if pos is None:
+            res = ramsch_solve(state)
+        else:
+            res = solve(pos) if threshold is None else solve_threshold(pos, threshold)
         ms = (time.perf_counter() - start) * 1000
         if as_json:
             print(json.dumps({
                 "id": record.id,
                 "trick": trick,
-                "to_move": pos.to_move,
+                **({"game": "ramsch"} if pos is None else {}),
+                "to_move": state.to_move,
                 "value": res.value,
                 "per_card": {str(Card(c)): v for c, v in sorted(res.per_card.items())},
                 "nodes": res.nodes,
@@ -698,6 +717,16 @@ def solve_report(record_id: str, state, trick: int, threshold: int | None, res, 
     from engine.cards import Card
     from engine.rules import SEAT_NAMES, sorted_cards
 
+    if state.is_ramsch:
+        lines = [f"Record {record_id} · trick {trick} · Ramsch · {SEAT_NAMES[state.to_move]} to move, "
+                 f"both others against him",
+                 f"best play: he ends with {res.value} card points (the skat with the last trick)",
+                 "    card  his card points"]
+        for card in sorted_cards(sum(1 << c for c in res.per_card), state.game):
+            value = res.per_card[card]
+            lines.append(f"  {'▶' if value == res.value else ' '} {Card(card).unicode(german):<5} {value}")
+        lines.append(f"  {res.nodes:,} nodes, {ms:.1f} ms")
+        return lines
     if state.declaration.game.name == "NULL":
         heading, worth = "declarer", lambda v: f"{'wins' if v else 'loses'} ({v})"
         best = worth

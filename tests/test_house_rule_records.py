@@ -35,3 +35,36 @@ def test_replay_json_reports_every_house_rule_record():
     assert [line["id"] for line in lines] == ["hr-jungfrau", "hr-pushes", "hr-pickups", "hr-grand-hand"]
     assert [line["declarer"] for line in lines] == [None, None, None, 1]
     assert lines[0]["values"] == [0, -744, 0] and lines[0]["multiplier"] == 8
+
+
+def test_solve_gives_a_ramsch_its_paranoid_values_and_refuses_a_threshold():
+    proc = skat("solve", str(HOUSE_RULES), "--trick", "8", "--json")
+    assert proc.returncode == 0, proc.stderr
+    lines = {line["id"]: line for line in map(json.loads, proc.stdout.splitlines())}
+    # rearhand ends with 13 card points after a heart, 39 after taking the trick with the ace of clubs
+    assert lines["hr-pushes"] == {**lines["hr-pushes"], "game": "ramsch", "to_move": 2, "value": 13,
+                                  "per_card": {"H9": 13, "HT": 13, "CA": 39}}
+    assert "game" not in lines["hr-grand-hand"] and lines["hr-grand-hand"]["value"] == 93
+    table = skat("solve", str(HOUSE_RULES), "--trick", "8")
+    assert "Record hr-pushes · trick 8 · Ramsch · rearhand to move" in table.stdout
+    proc = skat("solve", str(HOUSE_RULES), "--trick", "9", "--threshold", "30", "--json")
+    assert proc.returncode == 1
+    assert "record hr-pickups: a Ramsch has no declarer to reach a threshold" in proc.stderr
+    assert [json.loads(line)["id"] for line in proc.stdout.splitlines()] == ["hr-grand-hand"]
+
+
+def test_analyze_refuses_a_ramsch_position_its_player_cannot_search_with_a_clear_message():
+    # A player that can search a Ramsch prints its analysis (0); one that cannot refuses clearly (2)
+    for where in (("--trick", "3"), ("--move", "3")):  # a card; the skat round
+        proc = skat("analyze", str(HOUSE_RULES), "--id", "hr-jungfrau", "--simulations", "5", *where)
+        assert proc.returncode in (0, 2), proc.stderr
+        if proc.returncode == 2:
+            assert "cannot analyze this Ramsch position of record hr-jungfrau" in proc.stderr
+            assert "Traceback" not in proc.stderr
+
+
+def test_analyze_reaches_the_cards_of_a_grand_hand_escape():
+    proc = skat("analyze", str(HOUSE_RULES), "--id", "hr-grand-hand", "--simulations", "5", "--trick", "2", "--json")
+    assert proc.returncode == 0, proc.stderr
+    line = json.loads(proc.stdout)
+    assert line["trick"] == 2 and line["cards"]
