@@ -50,9 +50,10 @@ as the card points the mover ends with, lower being better, and marked by the
 card points it gives away against the best card (``RAMSCH_MISTAKE_POINTS``,
 ``RAMSCH_BLUNDER_POINTS``).  The own-view search (PIMC/MCU) of a Ramsch is not
 available to the review: those columns stay empty and the marks rest on the
-double-dummy values alone.  The skat round (push, pick-up, Grand Hand) and,
-with Ramsch on, the bidding are listed as not reviewed: the search bidder
-values a pass as a game thrown in, which these rules do not have.
+double-dummy values alone.  The skat round (push, pick-up, Grand Hand), Kontra
+and Re, and with Ramsch on the bidding are listed as not reviewed: the search
+bidder values a pass as a game thrown in, which these rules do not have, and
+games without Kontra and Re.
 """
 
 from __future__ import annotations
@@ -462,14 +463,18 @@ def review_ramsch_decision(state: GameState, move_index: int, chosen: Card) -> D
     )
 
 
-def ramsch_skat_round(record) -> list[str]:
-    """The skat round of a Ramsch record, a line a decision: 'Bob: picks the skat up'."""
-    from .game import Declare, Discard, Pass, PickUp, Push
+def unreviewed_moves(record) -> list[str]:
+    """The house-rule decisions the review lists but does not judge, a line each: a Ramsch's
+    skat round ('Bob: picks the skat up') and Kontra and Re ('Cid: Kontra')."""
+    from .game import Declare, Discard, Kontra, Pass, PickUp, Push, Re
 
     positions = record.positions()
     names = tuple(record.players)
     out = []
     for index, (seat, move) in enumerate(record.moves):
+        if isinstance(move, (Kontra, Re)):
+            out.append(f"{names[seat] or SEAT_NAMES[seat]}: {'Kontra' if isinstance(move, Kontra) else 'Re'}")
+            continue
         if positions[index].phase not in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
             continue
         if isinstance(move, Push):
@@ -607,8 +612,8 @@ def review_record(record, player_kind: str = "pimc", limit: Limit | None = None,
                         {"time": limit.time, "simulations": limit.simulations}, seed,
                         record_hash=record_fingerprint(record), ramsch=game == "Ramsch")
     decisions = card_decisions(record)
+    review.not_reviewed = unreviewed_moves(record)
     if record.rules.ramsch:
-        review.not_reviewed = ramsch_skat_round(record)
         review.not_reviewed.insert(0, "the bidding (with Ramsch on, passing is not a game thrown in)")
     for done, (index, state, card) in enumerate(decisions, 1):
         if stop is not None and stop.is_set():

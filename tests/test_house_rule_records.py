@@ -24,6 +24,7 @@ def test_the_house_rule_records_hold_pushes_a_jungfrau_and_a_grand_hand_escape()
     assert lines["hr-jungfrau"]["game"] == "ramsch" and lines["hr-jungfrau"]["jungfrau"] == 2
     assert lines["hr-pushes"]["pushes"] == 2 and lines["hr-pushes"]["values"] == [-252, 0, 0]
     assert lines["hr-pickups"]["pushes"] == 0 and lines["hr-pickups"]["losers"] == [0]
+    assert (lines["hr-kontra-re"]["kontra"], lines["hr-kontra-re"]["re"]) == (2, 1)
     escape = lines["hr-grand-hand"]
     assert escape["declarer"] == 1 and escape["game"] != "ramsch" and escape["rules"]["ramsch"]
 
@@ -32,9 +33,11 @@ def test_replay_json_reports_every_house_rule_record():
     proc = skat("replay", "--json", str(HOUSE_RULES))
     assert proc.returncode == 0 and not proc.stderr, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert [line["id"] for line in lines] == ["hr-jungfrau", "hr-pushes", "hr-pickups", "hr-grand-hand"]
-    assert [line["declarer"] for line in lines] == [None, None, None, 1]
+    assert [line["id"] for line in lines] == ["hr-jungfrau", "hr-pushes", "hr-pickups", "hr-grand-hand",
+                                              "hr-kontra-re"]
+    assert [line["declarer"] for line in lines] == [None, None, None, 1, 1]
     assert lines[0]["values"] == [0, -744, 0] and lines[0]["multiplier"] == 8
+    assert (lines[4]["kontra"], lines[4]["re"], lines[4]["value"]) == (2, 1, -288)
 
 
 def test_solve_gives_a_ramsch_its_paranoid_values_and_refuses_a_threshold():
@@ -50,7 +53,7 @@ def test_solve_gives_a_ramsch_its_paranoid_values_and_refuses_a_threshold():
     proc = skat("solve", str(HOUSE_RULES), "--trick", "9", "--threshold", "30", "--json")
     assert proc.returncode == 1
     assert "record hr-pickups: a Ramsch has no declarer to reach a threshold" in proc.stderr
-    assert [json.loads(line)["id"] for line in proc.stdout.splitlines()] == ["hr-grand-hand"]
+    assert [json.loads(line)["id"] for line in proc.stdout.splitlines()] == ["hr-grand-hand", "hr-kontra-re"]
 
 
 def test_analyze_refuses_a_ramsch_position_its_player_cannot_search_with_a_clear_message():

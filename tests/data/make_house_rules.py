@@ -4,7 +4,8 @@ played by the engine with seeded random players, for the tests of the record too
     PYTHONPATH=. python3 tests/data/make_house_rules.py
 
 The skat round of each Ramsch follows a script (so that pushes, pick-ups and the
-Grand Hand escape all occur); the discards and the card play are the random player's.
+Grand Hand escape all occur); the discards and the card play are the random player's,
+and so is every move of the declared game with Kontra and Re.
 """
 
 from __future__ import annotations
@@ -23,15 +24,18 @@ GAMES = (
     ("hr-pushes", 0, ("push", "s", "push")),  # two pushes, forehand loses 63 × 4
     ("hr-pickups", 2, ("s", "s", "s")),  # every seat picks the skat up: no doubling
     ("hr-grand-hand", 2, ("push", "GH")),  # middlehand escapes with a Grand Hand after a push
+    ("hr-kontra-re", 3, None),  # bid and declared (clubs hand), rearhand says Kontra, the declarer Re
 )
 PLAYERS = ("Ann", "Bob", "Cid")
 
 
-def play(seed: int, skat_round: tuple[str, ...]) -> GameState:
+def play(seed: int, skat_round: tuple[str, ...] | None) -> GameState:
+    """A game of deal ``seed``: all pass and the skat round as scripted, or (None) every move random."""
     state = GameState.new(Deal.shuffled(seed), rules=PUB)
-    state.push_many([Pass(), Pass(), Pass()])
+    if skat_round is not None:
+        state.push_many([Pass(), Pass(), Pass()])
     rng = random.Random(seed)
-    choices = list(skat_round)
+    choices = list(skat_round or ())
     while state.phase in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
         if state.phase == Phase.RAMSCH_DISCARD:
             state.push(rng.choice(state.legal_moves()))

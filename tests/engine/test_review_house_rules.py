@@ -97,3 +97,10 @@ def test_a_grand_hand_escape_is_reviewed_as_a_declared_grand(records):
     assert [d.declarer_side for d in review.decisions if d.seat == 1] == [True] * 10
     assert review.not_reviewed == ["the bidding (with Ramsch on, passing is not a game thrown in)",
                                    "Ann: pushes the skat on", "Bob: declares Grand hand instead"]
+
+
+def test_kontra_and_re_are_listed_as_not_reviewed_and_the_cards_are_reviewed_as_declared(records):
+    review = review_record(records["hr-kontra-re"], "mcu", Limit(simulations=2))
+    assert review.game == "Clubs hand" and review.declarer == 1 and not review.ramsch
+    assert review.not_reviewed[1:] == ["Cid: Kontra", "Bob: Re"]
+    assert len(review.decisions) == 30 and review.declarer_dd_start is not None
