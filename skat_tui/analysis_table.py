@@ -113,16 +113,24 @@ def analysis_report(record, state, analysis: Analysis, trick: int, card: int, ge
     def who(s: int) -> str:
         return f"{SEAT_NAMES[s]} ({names[s]})" if names[s] else SEAT_NAMES[s]
 
-    # null is about tricks, suit and grand about card points
-    what, counts = ("tricks", state.trick_counts) if analysis.null_game else ("points", state.points)
+    if state.is_ramsch:  # no declarer: each player's own card points
+        side = "Ramsch, every player for himself"
+        game_line = Text(f"Ramsch{f', pushed {state.pushes}×' if state.pushes else ''}")
+        so_far = Text("points so far: " + ", ".join(f"{who(s)} {state.points[s]}" for s in range(3)))
+    else:
+        game_line = Text(f"{describe_declaration(state.declaration, german)}, declarer {who(state.declarer)}, "
+                         f"bid {state.bid}")
+        # null is about tricks, suit and grand about card points
+        what, counts = ("tricks", state.trick_counts) if analysis.null_game else ("points", state.points)
+        so_far = Text(f"{what} so far: declarer {counts[state.declarer]}, "
+                      f"defenders {sum(counts) - counts[state.declarer]}")
     lines = [
         Text(f"Record {record.id} · trick {trick}, card {card} · {who(seat)} to move, {side}", style="bold"),
-        Text(f"{describe_declaration(state.declaration, german)}, declarer {who(state.declarer)}, bid {state.bid}"),
+        game_line,
         Text("hand   ").append_text(cards_text(list(cards_of(state.hands[seat])), german)),
         Text("trick  ").append_text(cards_text(list(state.trick), german) if state.trick
                                     else Text("(leads)", style="dim")),
-        Text(f"{what} so far: declarer {counts[state.declarer]}, "
-             f"defenders {sum(counts) - counts[state.declarer]}"),
+        so_far,
         Text(""),
     ]
     limit = f" (budget: {analysis.limit})" if analysis.limit else ""

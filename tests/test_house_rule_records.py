@@ -71,3 +71,21 @@ def test_analyze_reaches_the_cards_of_a_grand_hand_escape():
     assert proc.returncode == 0, proc.stderr
     line = json.loads(proc.stdout)
     assert line["trick"] == 2 and line["cards"]
+
+
+def test_the_analysis_report_of_a_ramsch_position_names_no_declarer():
+    from rich.console import Console
+
+    from engine.analysis import Analysis
+    from engine.positions import state_before_card
+    from skat_tui.analysis_table import analysis_report
+
+    records, _ = read_records(HOUSE_RULES)
+    record = next(r for r in records if r.id == "hr-pushes")
+    state = state_before_card(record, 3, 1)
+    analysis = Analysis("mcu", state.to_move, (), (), None, 0, 0.0, None)
+    console = Console(width=100, record=True)
+    console.print(analysis_report(record, state, analysis, 3, 1))
+    text = console.export_text()
+    assert "Ramsch, every player for himself" in text and "Ramsch, pushed 2×" in text
+    assert f"{state.points[0]}, middlehand (Bob) {state.points[1]}" in text and "declarer" not in text
