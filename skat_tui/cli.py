@@ -347,6 +347,15 @@ def _analyze(args: argparse.Namespace) -> int:
               f"({type(exc).__name__}: {exc}); skat solve and skat review value a Ramsch's cards double-dummy",
               file=sys.stderr)
         return 2
+    if decision.analysis is None:  # decided by a rule, not a search (a Ramsch's skat round)
+        move = state.iss(decision.move)
+        if args.json:
+            print(json.dumps({"id": args.id, "move": args.move, "seat": seat, "player": args.player,
+                              "decision": move, "analysis": None}))
+        else:
+            print(f"Record {record.id} · move {args.move}: {state.phase.value.replace('_', ' ')} · "
+                  f"{args.player} decides {move} by its rule, without a search to show")
+        return 0
     if state.phase != Phase.PLAY:
         return _print_contract_analysis(args, record, state, decision)
     trick, card = len(state.tricks) + 1, len(state.trick) + 1

@@ -56,14 +56,16 @@ def test_solve_gives_a_ramsch_its_paranoid_values_and_refuses_a_threshold():
     assert [json.loads(line)["id"] for line in proc.stdout.splitlines()] == ["hr-grand-hand", "hr-kontra-re"]
 
 
-def test_analyze_refuses_a_ramsch_position_its_player_cannot_search_with_a_clear_message():
-    # A player that can search a Ramsch prints its analysis (0); one that cannot refuses clearly (2)
-    for where in (("--trick", "3"), ("--move", "3")):  # a card; the skat round
-        proc = skat("analyze", str(HOUSE_RULES), "--id", "hr-jungfrau", "--simulations", "5", *where)
-        assert proc.returncode in (0, 2), proc.stderr
-        if proc.returncode == 2:
-            assert "cannot analyze this Ramsch position of record hr-jungfrau" in proc.stderr
-            assert "Traceback" not in proc.stderr
+def test_analyze_a_ramsch_card_and_a_skat_round_decision():
+    proc = skat("analyze", str(HOUSE_RULES), "--id", "hr-jungfrau", "--simulations", "5", "--trick", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "Ramsch, every player for himself" in proc.stdout and "Ramsch, pushed 2×" in proc.stdout
+    proc = skat("analyze", str(HOUSE_RULES), "--id", "hr-jungfrau", "--simulations", "5", "--move", "3")
+    assert proc.returncode == 0, proc.stderr  # Ann's push: the skat round is decided by a rule
+    assert "Record hr-jungfrau · move 3: ramsch skat" in proc.stdout and "without a search" in proc.stdout
+    proc = skat("analyze", str(HOUSE_RULES), "--id", "hr-jungfrau", "--simulations", "5", "--move", "3", "--json")
+    line = json.loads(proc.stdout)
+    assert (line["seat"], line["analysis"]) == (0, None) and line["decision"] in ("push", "s", "GH")
 
 
 def test_analyze_reaches_the_cards_of_a_grand_hand_escape():
