@@ -78,6 +78,8 @@ DISCARD_GAMES = 2
 """Games whose further discards are valued (the best with the heuristic's discard)."""
 BATCH_WORLDS = 25
 """Worlds per batch; ``stop`` is checked between batches."""
+REPORT_INTERVAL = 0.1
+"""Least seconds between two analysis snapshots while thinking."""
 
 Report = Callable[[ContractAnalysis], None]
 
@@ -310,6 +312,7 @@ class SearchBidder:
         self._report: Report | None = None
         self._deadline: float | None = None
         self._started = time.perf_counter()
+        self._last_snapshot = float("-inf")
 
     def _value(self, decl: Declaration, seat: int, hands: list[tuple[int, int, int]], skats: list[int],
                skat_known: bool, seed: int) -> np.ndarray:
@@ -331,6 +334,7 @@ class SearchBidder:
         ``stop`` and ``deadline`` (``time.perf_counter``) end the search after the batch
         in progress (one batch at least)."""
         self._started = time.perf_counter()
+        self._last_snapshot = float("-inf")
         self._report, self._deadline = report, deadline
         self.last_plan = self.last_analysis = None
         worlds = simulations or self.simulations
@@ -348,6 +352,14 @@ class SearchBidder:
     def _stopped(self, stop: threading.Event | None) -> bool:
         deadline = getattr(self, "_deadline", None)
         return (stop is not None and stop.is_set()) or (deadline is not None and time.perf_counter() >= deadline)
+
+    def _snapshot_due(self) -> bool:
+        """At most one snapshot every ``REPORT_INTERVAL`` seconds: building one costs time."""
+        now = time.perf_counter()
+        if now - self._last_snapshot < REPORT_INTERVAL:
+            return False
+        self._last_snapshot = now
+        return True
 
     def _snapshot(self, analysis: ContractAnalysis) -> None:
         report = getattr(self, "_report", None)
@@ -379,7 +391,7 @@ class SearchBidder:
             limit = self._limit_of(evaluation, self.risk)
             self._snapshot(self._stamped(self._bidding_analysis(view, evaluation, stake, limit), False))
 
-        evaluation = self.evaluate_hand(view, worlds, stop, progress)
+        evaluation = self.evaluate_hand(view, worlds, stop, progress if self._report else None)
         most = self._limit_of(evaluation, self.risk)
         self.last_analysis = self._stamped(self._bidding_analysis(view, evaluation, stake, most), True)
         if view.awaiting_listener:
@@ -392,7 +404,7 @@ class SearchBidder:
             hand = evaluation.expected(view.bid)[1]
             self._snapshot(self._stamped(self._bidding_analysis(view, evaluation, view.bid, None, hand), False))
 
-        evaluation = self.evaluate_hand(view, worlds, stop, progress)
+        evaluation = self.evaluate_hand(view, worlds, stop, progress if self._report else None)
         _, hand_decl = evaluation.expected(view.bid)
         if hand_decl is not None and view.declaration_problem(hand_decl) is not None:
             hand_decl = None
@@ -469,7 +481,7 @@ class SearchBidder:
             skat_results += results
             done += size
             batch += 1
-            if progress is not None and done < worlds:
+            if progress is not None and done < worlds and self._snapshot_due():
                 progress(HandEvaluation(_hand_games(hand_cols), list(skat_options), list(skat_results),
                                         self.valuation))
         return HandEvaluation(_hand_games(hand_cols), skat_options, skat_results, self.valuation)
@@ -565,9 +577,8 @@ class SearchBidder:
                                      rng.getrandbits(62))
                 rows[number] += [_score(option.declaration, seat, twelve, r) for r in played]
             done += len(sample)
-            analysis, _ = self._options_analysis(view, options, rows, own, planned)
-            if done < worlds:
-                self._snapshot(self._stamped(analysis, False))
+            if self._report is not None and done < worlds and self._snapshot_due():
+                self._snapshot(self._stamped(self._options_analysis(view, options, rows, own, planned)[0], False))
         analysis, best = self._options_analysis(view, options, rows, own, planned)
         self.last_analysis = self._stamped(analysis, True)
         return best

@@ -256,14 +256,18 @@ class MonteCarloPlayer(Player):
             decision = self.before_play.choose(view, limit, stop=stop, report=report)
             analysis = decision.analysis and replace(decision.analysis, player=self.name)
             return Decision(decision.move, analysis, decision.plan)
-        worlds = (limit or self.limit).simulations or self.default_limit.simulations or 100
+        # the same budget as a card: worlds, or reference seconds (then as many worlds as fit)
+        budget = limit or self.limit
+        deadline = time.perf_counter() + wall_seconds(budget.time) if budget.time is not None else None
+        worlds = budget.simulations or (MAX_SIMULATIONS if deadline is not None
+                                        else self.default_limit.simulations or 100)
         name = self.name
 
         def snapshot(analysis: ContractAnalysis) -> None:
             if report is not None:
                 report(replace(analysis, player=name, limit=limit or self.limit))
 
-        move = self.bidder.choose(view, worlds, stop, report=snapshot)
+        move = self.bidder.choose(view, worlds, stop, report=snapshot, deadline=deadline)
         analysis = self.bidder.last_analysis
         if analysis is not None:
             analysis = replace(analysis, player=name, limit=limit or self.limit)

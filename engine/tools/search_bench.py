@@ -1,4 +1,5 @@
-"""Bench rows for the players: playouts, MCU simulations, PIMC worlds, budgets.
+"""Bench rows for the players: playouts, MCU simulations, PIMC worlds, budgets,
+the search bidder's bidding and discard decisions.
 
 Registered into ``engine.tools.bench.EXTRA_ROWS`` on import (``skat bench`` does it),
 so every speed figure comes from one run of one command.
@@ -278,9 +279,76 @@ def inference_rows(quick: bool) -> list[BenchRow]:
     return rows
 
 
+def _contract_positions(count: int, phase: Phase, seed: int = 11) -> list[GameState]:
+    """Fresh deals at the first bid, or games bid by heuristic players at the discard."""
+    from ..players.heuristic import HeuristicPlayer
+
+    positions = []
+    index = 0
+    while len(positions) < count:
+        state = GameState.new(Deal.shuffled(seed + index))
+        index += 1
+        players = [HeuristicPlayer(i) for i in range(3)]
+        while phase != Phase.BIDDING and not state.is_over and state.phase not in (phase, Phase.PLAY):
+            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+        if state.phase == phase:
+            positions.append(state)
+    return positions
+
+
+def _contract_decisions_per_second(spec: str, positions: list[GameState], threads: int) -> float:
+    """Decisions per second over ``positions``; with 2 threads two players decide side by side
+    (one decision of the search bidder runs on one thread), each on half of the positions."""
+    from ..players.registry import make_player, parse_spec
+
+    limit = Limit(simulations=100)
+
+    def decide(chunk: list[GameState], seed: int) -> None:
+        player = make_player(parse_spec(spec), seed)
+        for state in chunk:
+            player.new_game(state.to_move)  # a new hand: nothing cached from the one before
+            player.choose(state.view(state.to_move), limit)
+
+    decide(positions[:1], 0)  # the core loaded, the first tables allocated
+    chunks = [positions[i::threads] for i in range(threads)]
+    workers = [threading.Thread(target=decide, args=(chunk, i + 1)) for i, chunk in enumerate(chunks)]
+    start = time.perf_counter()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return len(positions) / (time.perf_counter() - start)
+
+
+def contract_rows(quick: bool) -> list[BenchRow]:
+    """Bidding and discard decisions of the search bidder (``bidding=search``) at 100 worlds,
+    per second on 1 and 2 threads (best of alternating rounds).  Quick: PIMC only."""
+    rows = []
+    count = 2 if quick else 4
+    rounds = 1 if quick else 2
+    kinds = ("pimc",) if quick else ("mcu", "pimc")
+    for phase, what in ((Phase.BIDDING, "bidding"), (Phase.DISCARD, "discard")):
+        positions = _contract_positions(count, phase)
+        for kind in kinds:
+            spec = f"{kind}:simulations=100,bidding=search"
+            best = best_of_alternating_rounds(
+                lambda threads: _contract_decisions_per_second(spec, positions, threads), rounds)
+            for threads in (1, 2):
+                note = (f"first bid of a fresh hand" if phase == Phase.BIDDING else "twelve cards after the skat")
+                note += f", {count} positions, best of {rounds}"
+                if threads == 2:
+                    note += "; two decisions side by side"
+                rows.append(BenchRow("players", f"{kind.upper()} bidding=search {what} decisions/s, 100 worlds, "
+                                                f"{threads} thread{'s' * (threads > 1)}",
+                                     value=best[threads], unit="/s", note=note))
+    return rows
+
+
 if player_rows not in EXTRA_ROWS:
     EXTRA_ROWS.append(player_rows)
 if review_rows not in EXTRA_ROWS:
     EXTRA_ROWS.append(review_rows)
 if inference_rows not in EXTRA_ROWS:
     EXTRA_ROWS.append(inference_rows)
+if contract_rows not in EXTRA_ROWS:
+    EXTRA_ROWS.append(contract_rows)

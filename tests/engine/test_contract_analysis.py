@@ -8,6 +8,7 @@ import random
 from engine.cards import FULL_DECK, CardSet, cards_of, mask_of
 from engine.game import Bid, Deal, Declare, Discard, GameState, Pass, PickUp
 from engine.limits import Limit
+from engine.players import bidding
 from engine.players.contract_analysis import HISTOGRAM_EDGES, ContractAnalysis
 from engine.players.heuristic import HeuristicPlayer
 from engine.players.registry import make_player, parse_spec
@@ -103,7 +104,8 @@ def snapshots_of(spec: str, state: GameState) -> list[ContractAnalysis]:
     return [*sent, decision.analysis]
 
 
-def test_the_discard_snapshots_grow_batch_by_batch():
+def test_the_discard_snapshots_grow_batch_by_batch(monkeypatch):
+    monkeypatch.setattr(bidding, "REPORT_INTERVAL", 0.0)  # one after each batch, however fast
     state = won_by_middlehand()
     state.push(PickUp())
     sent = snapshots_of("mcu:simulations=30,bidding=search", state)
@@ -112,7 +114,8 @@ def test_the_discard_snapshots_grow_batch_by_batch():
     assert all(c.simulations == 25 for c in sent[0].candidates)
 
 
-def test_the_bidding_snapshots_grow_batch_by_batch():
+def test_the_bidding_snapshots_grow_batch_by_batch(monkeypatch):
+    monkeypatch.setattr(bidding, "REPORT_INTERVAL", 0.0)
     sent = snapshots_of("pimc:simulations=60,bidding=search", GameState.new(deal_with(HAND)))
     assert [(s.simulations, s.final) for s in sent] == [(25, False), (50, False), (60, True)]
 
@@ -129,3 +132,26 @@ def test_the_heuristic_reports_its_estimates_and_reason():
     decision = HeuristicPlayer(1).choose(state.view(MIDDLEHAND))
     assert decision.analysis.chosen.discard == decision.move.cards
     assert decision.analysis.chosen.declaration == decision.plan
+
+
+def test_a_contract_decision_keeps_its_budget_in_worlds_or_seconds():
+    state = won_by_middlehand()
+    state.push(PickUp())
+    view = state.view(MIDDLEHAND)
+    for limit, worlds in ((Limit(simulations=30), 30), (Limit(simulations=10, time=60), 10),
+                          # a spent time budget: one batch of worlds, never none
+                          (Limit(time=0), bidding.BATCH_WORLDS), (Limit(time=0, simulations=500), bidding.BATCH_WORLDS)):
+        decision = make_player(parse_spec("pimc:bidding=search"), 3).choose(view, limit)
+        assert decision.analysis.simulations == worlds and decision.analysis.limit == limit
+        assert all(c.simulations == worlds for c in decision.analysis.candidates)
+    bid = make_player(parse_spec("mcu:time=0,bidding=search"), 3).choose(GameState.new(deal_with(HAND)).view(1))
+    assert bid.analysis.simulations == bidding.BATCH_WORLDS and bid.analysis.limit == Limit(time=0)
+
+
+def test_the_bench_has_rows_for_bidding_and_discard_decisions_on_one_and_two_threads():
+    from engine.tools.search_bench import contract_rows
+
+    rows = contract_rows(quick=True)
+    assert [r.name for r in rows] == [f"PIMC bidding=search {what} decisions/s, 100 worlds, {threads}"
+                                      for what in ("bidding", "discard") for threads in ("1 thread", "2 threads")]
+    assert all(r.unit == "/s" and r.value > 0 for r in rows)
