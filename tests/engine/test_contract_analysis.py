@@ -148,7 +148,11 @@ def test_a_contract_decision_keeps_its_budget_in_worlds_or_seconds():
     assert bid.analysis.simulations == bidding.BATCH_WORLDS and bid.analysis.limit == Limit(time=0)
 
 
-def test_the_bench_has_rows_for_bidding_and_discard_decisions_on_one_and_two_threads():
+def test_the_bench_has_rows_for_bidding_and_discard_decisions_on_one_and_two_threads(monkeypatch):
+    from engine.tools import bench
+
+    # importing search_bench registers its rows: into a copy, so no other bench run sees them
+    monkeypatch.setattr(bench, "EXTRA_ROWS", list(bench.EXTRA_ROWS))
     from engine.tools.search_bench import contract_rows
 
     rows = contract_rows(quick=True)
