@@ -391,10 +391,16 @@ def _state_before_move(record, number: int):
 
 def _print_contract_analysis(args: argparse.Namespace, record, state, decision) -> int:
     """A bidding, skat, discard or declaration decision: its candidates as JSON or a table."""
-    from engine.players.contract_analysis import declaration_json
+    from engine.players.contract_analysis import ContractAnalysis, declaration_json
+    from engine.rules import SEAT_NAMES
 
     analysis = decision.analysis
     seat = state.to_move
+    if not isinstance(analysis, ContractAnalysis):  # a decision this player explains no further
+        print(json.dumps({"id": args.id, "move": args.move, "seat": seat, "phase": state.phase.value,
+                          "decision": str(decision.move)}) if args.json
+              else f"{SEAT_NAMES[seat]}: {decision.move} ({state.phase.value}; no analysis of it)")
+        return 0
     if args.json:
         out = {"id": args.id, "move": args.move, "seat": seat, "player": analysis.player,
                "limit": {"time": analysis.limit.time, "simulations": analysis.limit.simulations}

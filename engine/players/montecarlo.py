@@ -50,6 +50,8 @@ from .contract_analysis import ContractAnalysis
 from .fallback import fallback_analysis, simple_card
 
 BIDDING_METHODS = ("heuristic", "search")
+CONTRACT_PHASES = (Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE)
+"""The decisions the search bidder makes (``bidding=search``)."""
 SAMPLERS = ("informed", "simple", "inference")
 """informed and simple draw worlds exactly uniformly (``engine.sampling``); inference
 weighs informed worlds by the other seats' bidding and declaration (``engine.inference``)."""
@@ -252,9 +254,12 @@ class MonteCarloPlayer(Player):
         return Decision(call, analysis)
 
     def choose_before_play(self, view, limit=None, *, stop=None, report=None) -> Decision:
-        if self.bidder is None:  # bidding=heuristic: its estimates, under this player's name
+        if self.bidder is None or view.phase not in CONTRACT_PHASES:
+            # bidding=heuristic (its estimates, under this player's name), and the Ramsch's skat
             decision = self.before_play.choose(view, limit, stop=stop, report=report)
-            analysis = decision.analysis and replace(decision.analysis, player=self.name)
+            analysis = decision.analysis
+            if isinstance(analysis, ContractAnalysis):
+                analysis = replace(analysis, player=self.name)
             return Decision(decision.move, analysis, decision.plan)
         # the same budget as a card: worlds, or reference seconds (then as many worlds as fit)
         budget = limit or self.limit
