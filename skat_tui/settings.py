@@ -26,6 +26,9 @@ the step function over the outcome, and its sloped variants."""
 
 OPPONENT_NAMES = ("West", "East")
 
+BIDDING_METHODS = ("heuristic", "search")
+"""How MCU and PIMC make the decisions before the card play (their ``bidding=``)."""
+
 MAX_AI_DELAY = 10.0
 """Seconds; a longer least time per AI move would freeze the table."""
 MAX_BUDGET = 3600.0
@@ -121,10 +124,17 @@ class OpponentSettings:
         result.limit()  # validates the budget
         return result
 
+    @property
+    def bidding(self) -> str:
+        """How an MCU or PIMC opponent bids, takes the skat, discards and declares
+        (``bidding=`` of its spec, kept with the other engine parameters)."""
+        return self.extra.get("bidding", "heuristic")
+
     def describe(self) -> str:
         if self.kind == "heuristic":
             return "heuristic"
-        return f"{self.kind} {self.limit() or 'unlimited'}"
+        searching = " · search bids" if self.bidding == "search" else ""
+        return f"{self.kind} {self.limit() or 'unlimited'}{searching}"
 
 
 def _default_opponents() -> list[OpponentSettings]:

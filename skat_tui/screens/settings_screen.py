@@ -11,7 +11,7 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 from engine.house_rules import PRESETS, SWITCH_TITLES, HouseRules
 
 from ..rules_text import rules_label
-from ..settings import EVALUATIONS, OPPONENT_KINDS, OPPONENT_NAMES, OpponentSettings, Settings
+from ..settings import BIDDING_METHODS, EVALUATIONS, OPPONENT_KINDS, OPPONENT_NAMES, OpponentSettings, Settings
 
 RULE_PRESETS = [("International Skat Order", "isko"), ("Pub rules", "pub"), ("Custom", "custom")]
 
@@ -55,6 +55,10 @@ class SettingsScreen(ModalScreen[Settings | None]):
                         id=f"{key}-simulations", compact=True, placeholder="none")
             yield Label("repetitions", classes="settings-label")
             yield Input(str(opponent.repetitions), type="integer", id=f"{key}-repetitions", compact=True)
+        with Horizontal(classes="settings-row"):  # MCU and PIMC: before the card play
+            yield Label("bidding", classes="settings-label")
+            yield Select([(m, m) for m in BIDDING_METHODS], value=opponent.bidding, allow_blank=False,
+                         id=f"{key}-bidding", compact=True)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide", id="settings-dialog"):
@@ -111,9 +115,13 @@ class SettingsScreen(ModalScreen[Settings | None]):
 
     def _read_player(self, key: str, before: OpponentSettings) -> OpponentSettings:
         kind = str(self.query_one(f"#{key}-kind", Select).value)
+        extra = dict(before.extra) if kind == before.kind else {}  # engine parameters the dialog does not show
+        extra.pop("bidding", None)
+        if str(self.query_one(f"#{key}-bidding", Select).value) == "search":
+            extra["bidding"] = "search"  # MCU and PIMC read it; the heuristic player has one way to bid
         return OpponentSettings(
             kind=kind,
-            extra=dict(before.extra) if kind == before.kind else {},  # engine parameters the dialog does not show
+            extra=extra,
             evaluation=str(self.query_one(f"#{key}-evaluation", Select).value),
             budget=_optional_float(self.query_one(f"#{key}-budget", Input).value),
             simulations=_optional_int(self.query_one(f"#{key}-simulations", Input).value),
