@@ -14,23 +14,23 @@ def test_each_tournament_seat_bids_with_its_own_method(monkeypatch):
     specs = [str(s) for s in split_specs("pimc:simulations=8,bidding=search,mcu:simulations=8,heuristic")]
     assert specs == ["pimc:simulations=8,bidding=search", "mcu:simulations=8", "heuristic"]
     seen: dict[str, set[int]] = {spec: set() for spec in specs}
-    real = tournament.play_game
+    real = tournament.make_player
 
-    def watched(deal, players, limit=None):
-        for player in players:
-            original = player.choose
+    def watched(spec, seed=None):
+        player = real(spec, seed)
+        original = player.choose
 
-            def choose(view, limit=None, *, _player=player, _original=original, **kwargs):
-                decision = _original(view, limit, **kwargs)
-                if view.phase in CONTRACT:
-                    assert isinstance(decision.analysis, ContractAnalysis)
-                    seen[_player.name].add(decision.analysis.simulations)
-                return decision
+        def choose(view, limit=None, **kwargs):
+            decision = original(view, limit, **kwargs)
+            if view.phase in CONTRACT:
+                assert isinstance(decision.analysis, ContractAnalysis)
+                seen[player.name].add(decision.analysis.simulations)
+            return decision
 
-            player.choose = choose
-        return real(deal, players, limit)
+        player.choose = choose
+        return player
 
-    monkeypatch.setattr(tournament, "play_game", watched)
+    monkeypatch.setattr(tournament, "make_player", watched)
     for index in range(3):
         tournament.play_deal(index, Deal.shuffled(index).order(), specs, seed=1)
     # the search bidder values its hand over its own 8 worlds; the others decide from hand estimates
