@@ -1200,6 +1200,17 @@ class GameState:
             return None
         return Outcome(self.end, self.result(), self.left_seat if self.end.abandoned else None)
 
+    def start_ramsch(self) -> None:
+        """Pass for every seat still in the bidding, so the deal is played as a Ramsch: the
+        games of a Ramsch round (and the tournament's every-deal-a-Ramsch) are not bid.
+        Needs the Ramsch rule; the passes are ordinary moves, so records and saves keep them."""
+        if not self.rules.ramsch:
+            raise ValueError("a deal can be played as Ramsch only with the Ramsch rule on")
+        if self.phase != Phase.BIDDING or self.bid:
+            raise ValueError("a Ramsch round game starts before anyone bids")
+        while self.phase == Phase.BIDDING:
+            self.push(Pass())
+
     def push_many(self, moves: Iterable[Move]) -> None:
         for move in moves:
             self.push(move)

@@ -50,6 +50,14 @@ def bock_events(result: object) -> tuple[str, ...]:
     return tuple(events)
 
 
+def deal_game(deal: Deal, rules: HouseRules = ISKO, kind: RoundGame | None = None) -> GameState:
+    """The state of a series' next game: a Ramsch-round game (``kind``) starts as a Ramsch."""
+    state = GameState.new(deal, rules)
+    if kind == RoundGame.RAMSCH:
+        state.start_ramsch()
+    return state
+
+
 def play_game(deal: Deal, players: list[Player] | tuple[Player, ...], limit: Limit | None = None,
               rules: HouseRules = ISKO) -> GameState:
     """Play one game to its end by ``rules``; ``players[seat]`` decides for that seat (0 = forehand)."""

@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .cards import Card
-from .game import Deal, GameState, Pass, Phase
+from .game import Deal, GameState
 from .house_rules import ISKO, HouseRules
 from .players.registry import PlayerSpec, make_player, parse_spec, split_specs
 from .record import GameRecord, RecordError, format_record, parse_record, read_lines
@@ -146,8 +146,8 @@ def play_tournament_game(deal: Deal, players, rules: HouseRules = ISKO, ramsch_o
     state = GameState.new(deal, rules=rules)
     for seat, player in enumerate(players):
         player.new_game(seat)
-    while ramsch_only and state.phase == Phase.BIDDING:
-        state.push(Pass())
+    if ramsch_only:
+        state.start_ramsch()
     while not state.is_over:
         seat = state.to_move
         state.push(players[seat].choose(state.view(seat)).move)

@@ -31,7 +31,7 @@ from engine.game import (
     Bid, Deal, Declare, Discard, GameState, Hold, Leave, Move, Pass, PickUp, Play, Resign, ShowCards,
 )
 from engine.scoring import Declaration
-from engine.series import Series
+from engine.series import Series, deal_game
 
 from .safe_files import write_atomically
 from .settings import data_dir
@@ -175,9 +175,9 @@ class TableSession:
     # --- play ----------------------------------------------------------
 
     def start_game(self) -> GameState:
-        """Deal the next game (or keep the one in progress)."""
+        """Deal the next game (or keep the one in progress); a game of a Ramsch round starts as a Ramsch."""
         if self.state is None or self.state.is_over:
-            self.state = GameState.new(deal_for(self.seed, self.game_number), rules=self.rules)
+            self.state = deal_game(deal_for(self.seed, self.game_number), self.rules, self.series.next_game)
             self.save()
         return self.state
 
