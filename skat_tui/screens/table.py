@@ -127,6 +127,7 @@ class TableScreen(Screen):
         Binding("p", "pass_bid", "Pass"),
         Binding("s", "take_skat", "Take skat"),
         Binding("h", "hand_game", "Hand game"),
+        Binding("h", "grand_hand", "Grand Hand"),  # the same key in the Ramsch skat round, named for it
         Binding("u", "push", "Push skat"),
         Binding("left", "cursor(-1)", "←", show=False),
         Binding("right", "cursor(1)", "→", show=False),
@@ -157,7 +158,7 @@ class TableScreen(Screen):
         "hint": (Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phase.RAMSCH_SKAT,
                  Phase.RAMSCH_DISCARD),
     }
-    RAMSCH_SKAT_ACTIONS = {"take_skat": PickUp, "push": Push, "hand_game": Declare, "pass_bid": Pass}
+    RAMSCH_SKAT_ACTIONS = {"take_skat": PickUp, "push": Push, "grand_hand": Declare, "pass_bid": Pass}
     """The Ramsch skat round's keys, each offered when the engine lists its move (the rules
     decide which: Schieben, the Grand Hand escape)."""
     CALLS = {"kontra": Kontra, "re": Re}
@@ -522,7 +523,7 @@ class TableScreen(Screen):
             "btn-hold": mine and phase == Phase.BIDDING and state.awaiting_listener,
             "btn-pass": mine and (phase == Phase.BIDDING or self._ramsch_offers("pass_bid")),
             "btn-skat": mine and (phase == Phase.SKAT or self._ramsch_offers("take_skat")),
-            "btn-hand": mine and (phase == Phase.SKAT or self._ramsch_offers("hand_game")),
+            "btn-hand": mine and (phase == Phase.SKAT or self._ramsch_offers("grand_hand")),
             "btn-push": self._ramsch_offers("push"),
             "btn-discard": mine and phase in (Phase.DISCARD, Phase.RAMSCH_DISCARD),
             "btn-declare": mine and phase == Phase.DECLARE,
@@ -580,7 +581,7 @@ class TableScreen(Screen):
             return action in self.open_calls()
         if self.state is not None and self.state.phase == Phase.RAMSCH_SKAT and action in self.RAMSCH_SKAT_ACTIONS:
             return self._ramsch_offers(action)
-        if action == "push":
+        if action in ("push", "grand_hand"):
             return False
         phases = self.PHASE_ACTIONS.get(action)
         if phases is not None:
@@ -620,7 +621,11 @@ class TableScreen(Screen):
         self.human_move(Push())
 
     def action_hand_game(self) -> None:
-        if self.my_turn and self.state.phase in (Phase.SKAT, Phase.RAMSCH_SKAT):
+        if self.my_turn and self.state.phase == Phase.SKAT:
+            self._open_declaration()
+
+    def action_grand_hand(self) -> None:
+        if self.my_turn and self.state.phase == Phase.RAMSCH_SKAT:
             self._open_declaration()
 
     def action_declare(self) -> None:
