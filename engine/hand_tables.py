@@ -211,3 +211,40 @@ def kept_options(kept: np.ndarray, discard: np.ndarray, seat: int) -> tuple[np.n
 def expected_scores(chances: np.ndarray, values: np.ndarray) -> np.ndarray:
     """``hand_eval.expected_score`` of every option (its arithmetic works on arrays)."""
     return hand_eval.expected_score(chances, values)
+
+
+@lru_cache(maxsize=None)
+def core_tables() -> tuple:
+    """The tables and constants ``inference_core.declarer_mixture`` takes after its first six
+    arguments, from ``hand_eval``'s own: side, suit_score, suit_count, tables, params,
+    base_values, null_values, trump_orders, trump_lengths, jack_cards, card_points."""
+    t = _tables()
+    rows = np.zeros((5, 256))
+    rows[0, :16] = t["grand_score"]
+    rows[1, :16] = t["grand_count"]
+    rows[2] = t["danger"]
+    rows[3] = t["less_one"]
+    rows[4] = t["less_two"]
+    curves = [hand_eval.CURVES[(family, situation)] for situation in ("skat", "hand")
+              for family in ("suit", "grand", "null")]
+    params = np.array([x for c in curves for x in (c.centre, c.scale)]
+                      + [hand_eval.GRAND_CAUTION, hand_eval.NULL_CAUTION, hand_eval.NULL_OUVERT_DANGER,
+                         hand_eval.BID_CHANCE, hand_eval.HAND_CHANCE, hand_eval.DISCARD_POINT_WEIGHT], float)
+    base_values = np.array([GameType(g).base_value for g in range(5)], float)
+    null_values = np.array([NULL_VALUES[(False, False)], NULL_VALUES[(False, True)],
+                            NULL_VALUES[(True, False)], NULL_VALUES[(True, True)]], float)
+    trump_orders = np.zeros((5, 11), np.int64)
+    trump_lengths = np.zeros(5, np.int64)
+    for game in range(5):
+        order = trump_order_high_to_low(GameType(game))
+        trump_orders[game, :len(order)] = [int(c) for c in order]
+        trump_lengths[game] = len(order)
+    return (t["side"], t["suit_score"], t["suit_count"], rows, params, base_values, null_values, trump_orders,
+            trump_lengths, np.array(_JACK_CARDS, np.int64), np.array(CARD_POINTS, float))
+
+
+def forehand_bonus(seat: int) -> np.ndarray:
+    """(suit, grand) strength bonus of ``seat`` (only forehand has one)."""
+    if seat != 0:
+        return np.zeros(2)
+    return np.array([hand_eval.FOREHAND_BONUS["suit"], hand_eval.FOREHAND_BONUS["grand"]])

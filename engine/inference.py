@@ -18,39 +18,40 @@ The model is the heuristic player made soft (``PolicyModel``):
 - hand or skat and the declared game: among the games that reach the bid
   (and, for a hand game, taking the skat), the choice has probability
   ``ε/K + (1-ε)·softmax(expected score / T_game)`` (K candidates);
-- the discard: a suit or grand declarer puts away trumps (jacks) only when
-  fewer than two other cards are left (the heuristic's rule); a discard that
-  breaks it weighs ε.
+- the discard: among the pairs of its twelve cards the heuristic's rule
+  allows (no trump while two other cards exist ...), softmax of
+  ``hand_eval.best_discard``'s score / T_discard, mixed with ε uniform;
+- every card played: the heuristic's card with 1-ε_card, any card of the
+  hand with ε_card (``inference_core.heuristic_matches``).
 
-What the model cannot see, it approximates: a declarer who took the skat bid
-with ten cards of which the defenders know nothing (two of its twelve were
-the skat), so its bids are judged from the ten cards it kept (with the
-discard, as for its declaration).  Schneider announcements are left out of
-the candidates.  Card play is not weighed: the heuristic's card in every
-world for every card played would cost ~10 µs × worlds × cards, more than
-the 100-world PIMC decision it serves (the voids a card shows are hard facts
-the informed sampler already respects).
+A declarer who took the skat bid and chose to take it with ten cards of its
+twelve, and which two were the skat the defenders cannot know: its bids and
+the choice are judged on each of the 66 tens and the likelihoods averaged
+(``Mixture``, ``inference_core.declarer_mixture``).  A defender's pool does
+not weigh the discard: each world's discard is drawn again from the model
+given the declarer's twelve cards (``draw_discards``), so the pool keeps the
+worlds whose split the declarer would have made.  Schneider announcements are
+left out of the candidates.
 
-The bidding and declaration likelihoods of a whole pool are numpy lookups
-(``engine.hand_tables``), a few milliseconds for a thousand worlds.
+The bidding evidence of a whole pool is numpy lookups (``engine.hand_tables``)
+and, for the declarer's 66 possible hands per world, numba.
 """
 
 from __future__ import annotations
 
 import bisect
-import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import hand_tables
-from .cards import JACKS, Mask, cards_of
+from .cards import Mask, cards_of
 from .game import Bid, GameState, Hold, Pass, Phase
 from .players import hand_eval
 from .players.playout import void_classes
 from .rules import GameType, next_bid
-from .sampling import SKAT_PLACE, World, WorldSampler
+from .sampling import SKAT_PLACE, World, WorldSampler, shown_voids
 
 
 @dataclass(frozen=True)
@@ -65,15 +66,18 @@ class PolicyModel:
     """ε: the share of bidding and declaring actions taken uniformly at random (no world is ever impossible)."""
     card_uniform_share: float = 0.2
     """ε for a card: the heuristic's card with 1-ε, any card of the hand with ε (its ties are broken at random)."""
+    discard_temperature: float = 0.1
+    """Strength units: the two cards put away are chosen by softmax(score / T) over the pairs the rule allows."""
 
 
-FITTED_MODEL = PolicyModel(bid_temperature=0.08, game_temperature=0.5, uniform_share=0.01, card_uniform_share=0.02)
+FITTED_MODEL = PolicyModel(bid_temperature=0.002, game_temperature=0.5, uniform_share=0.02, card_uniform_share=0.02,
+                           discard_temperature=1e-8)
 """Fitted by ``python3 -m engine.tools.fit_inference --games 2000 --seed 1`` (docs/inference.md)."""
 
 POOL_FACTOR = 40
 """Candidate worlds drawn per world the search asks for.  The fitted model is sharp (the
-declaration is nearly a function of the declarer's cards), so a pool keeps only a few
-percent of its size as effective worlds: 4,000 candidates give a median of ~65 at trick 1."""
+bidding and the declaration are nearly functions of the cards), so a pool keeps only a
+small share of its size as effective worlds."""
 MIN_POOL = 1000
 MAX_POOL = 4000
 TIME_LIMITED_POOL = 2000
@@ -152,18 +156,65 @@ def _choice_log_likelihood(utilities: np.ndarray, allowed: np.ndarray, chosen: n
     return np.log(eps / candidates + (1 - eps) * soft)
 
 
-def _discard_follows_rule(cards: np.ndarray, discard: np.ndarray, game: GameType) -> np.ndarray:
-    """The heuristic's discard rule: no trump while two other cards exist, no jack while two non-jacks do."""
-    trumps = JACKS | ((0xFF << (8 * int(game))) if game.is_suit else 0)
-    others = cards & ~trumps
-    non_jacks = cards & ~JACKS
-    count = np.vectorize(int.bit_count, otypes=[np.int64])
-    return np.where(count(others) >= 2, (discard & trumps) == 0,
-                    np.where(count(non_jacks) >= 2, (discard & JACKS) == 0, True))
-
-
 CHOICE_COLUMNS = len(hand_tables.OPTION_GAMES) + 1
 """Candidates of a declaration: every option column, and taking the skat (hand or skat only)."""
+
+
+@dataclass
+class Mixture:
+    """The bids and the choice to take the skat of a declarer who took it, in each of the 66
+    ten-card hands it may have held (``inference_core.declarer_mixture``); the likelihood is
+    their mean, the original skat being any two of its twelve cards with the same chance."""
+
+    margins: np.ndarray
+    """(n, 66, S): per bid step the margin in each world and original skat."""
+    went_on: np.ndarray
+    """(S,) int8: 1 went on, 0 passed."""
+    utilities: np.ndarray
+    """(n, 66, 8): the hand games' expected scores and taking the skat (the last column, the choice made)."""
+    allowed: np.ndarray
+
+    def log_likelihood(self, model: PolicyModel) -> np.ndarray:
+        from .inference_core import mixture_log_likelihood
+
+        n = len(self.margins)
+        went_on = np.ascontiguousarray(np.broadcast_to(self.went_on, (n, len(self.went_on))))
+        return mixture_log_likelihood(self.margins, went_on, self.utilities, self.allowed,
+                                      model.bid_temperature, model.game_temperature, model.uniform_share)
+
+
+@dataclass
+class DiscardChoice:
+    """The two cards a declarer put away, against every pair of its twelve."""
+
+    scores: np.ndarray
+    """(n, 66): ``hand_eval.best_discard``'s score of putting each pair away for the declared game."""
+    allowed: np.ndarray
+    """(n, 66): the pair keeps the heuristic's rule (no trump while two other cards exist ...)."""
+    chosen: np.ndarray
+    """(n,): the pair put away in each world."""
+
+    def log_likelihood(self, model: PolicyModel) -> np.ndarray:
+        return discard_log_likelihood(self.scores, self.allowed, self.chosen, model)
+
+
+def discard_probabilities(scores: np.ndarray, allowed: np.ndarray, model: PolicyModel) -> np.ndarray:
+    """(..., 66): P(each pair is put away): ε uniform + softmax(score / T_discard) over the allowed."""
+    scaled = np.where(allowed, scores / model.discard_temperature, -np.inf)
+    top = scaled.max(axis=-1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    weights = np.exp(scaled - top)
+    sums = weights.sum(axis=-1, keepdims=True)
+    soft = np.divide(weights, sums, out=np.zeros_like(weights), where=sums > 0)
+    eps = model.uniform_share
+    return eps / scores.shape[-1] + (1 - eps) * soft
+
+
+def discard_log_likelihood(scores: np.ndarray, allowed: np.ndarray, chosen: np.ndarray, model: PolicyModel
+                           ) -> np.ndarray:
+    """log P(pair ``chosen``) under ``discard_probabilities``."""
+    probabilities = discard_probabilities(scores, allowed, model)
+    return np.log(np.take_along_axis(probabilities, chosen[..., None], axis=-1)[..., 0])
 
 
 @dataclass
@@ -180,8 +231,9 @@ class Evidence:
     """Per declaring decision: (n, CHOICE_COLUMNS) expected scores of the candidates."""
     choice_allowed: list[np.ndarray]
     choice_made: list[int]
-    discard_breaks_rule: np.ndarray | None = None
-    """(n,) bool: the world's discard breaks the heuristic's rule."""
+    mixtures: list[Mixture] = field(default_factory=list)
+    """A declarer who took the skat: its bids and its taking the skat, over its original skats."""
+    discard: DiscardChoice | None = None
     card_matches: np.ndarray | None = None
     """(n, plays) the heuristic plays the card played; with ``card_hand_sizes`` (plays,)."""
     card_hand_sizes: np.ndarray | None = None
@@ -194,8 +246,10 @@ class Evidence:
             total += np.log(go_on if went_on else 1.0 - go_on)
         for utilities, allowed, made in zip(self.choice_utilities, self.choice_allowed, self.choice_made):
             total += _choice_log_likelihood(utilities, allowed, np.full(self.worlds, made), model)
-        if self.discard_breaks_rule is not None:
-            total += np.where(self.discard_breaks_rule, math.log(eps), 0.0)
+        for mixture in self.mixtures:
+            total += mixture.log_likelihood(model)
+        if self.discard is not None:
+            total += self.discard.log_likelihood(model)
         if self.card_matches is not None and self.card_matches.shape[1]:
             ec = model.card_uniform_share
             total += np.log((1 - ec) * self.card_matches + ec / self.card_hand_sizes).sum(axis=1)
@@ -210,8 +264,12 @@ def evidence(view: GameState, worlds: list[World], cards: bool = True) -> Eviden
     return evidence_in(view, hands, skats, cards)
 
 
-def evidence_in(view: GameState, hands: np.ndarray, skats: np.ndarray, cards: bool = True) -> Evidence:
-    """``evidence`` for worlds given as arrays: hands (n, 3) and skats (n,)."""
+def evidence_in(view: GameState, hands: np.ndarray, skats: np.ndarray, cards: bool = True,
+                drawn_discards: Mixture | None = None) -> Evidence:
+    """``evidence`` for worlds given as arrays: hands (n, 3) and skats (n,).
+
+    ``drawn_discards``: the worlds' discards were drawn from the model (``draw_discards``, which
+    gives the declarer's mixture): the discard is not judged again."""
     viewer = view.perspective if view.perspective is not None else view.to_move
     played = played_by(view)
     found = Evidence(len(hands), [], [], [], [], [])
@@ -226,11 +284,12 @@ def evidence_in(view: GameState, hands: np.ndarray, skats: np.ndarray, cards: bo
         if seat == declarer and view.skat_taken:
             if not in_play:
                 continue  # twelve cards or an unknown discard: nothing to judge yet
-            chances, values = hand_tables.kept_options(ten, skats, seat)
-            for step in own:
-                found.bid_margins.append(_bid_margins(chances, values, hand_eval.BID_CHANCE, step.value))
-                found.bid_went_on.append(step.went_on)
-            _declaration_after_skat(view, chances, values, ten, skats, found)
+            if drawn_discards is None:
+                _declarer_after_skat(view, own, ten, skats, found)
+            else:
+                found.mixtures.append(drawn_discards)
+                chances, values = hand_tables.kept_options(ten, skats, seat)
+                _declaration_after_skat(view, chances, values, found)
             continue
         skat_chances, skat_values = hand_tables.skat_options(ten, seat)
         hand_chances, hand_values = hand_tables.hand_options(ten, seat)
@@ -341,8 +400,73 @@ def _hand_declaration(view, skat_chances, skat_values, hand_chances, hand_values
     found.choice_made.append(_declared_column(view))
 
 
-def _declaration_after_skat(view, chances, values, kept, discard, found: Evidence) -> None:
-    """The declared game given the kept ten and the discard, and the discard itself."""
+def _declarer_twelve(view: GameState, own: list[BidStep], kept: np.ndarray, discard: np.ndarray
+                     ) -> tuple[Mixture, DiscardChoice]:
+    """A declarer who took the skat, with ``kept`` and ``discard`` in each world: its bids and
+    taking the skat over the tens of its twelve it may have held, and its discard."""
+    from .inference_core import declarer_mixture
+
+    values = np.array([s.value for s in own], np.int64)
+    margins, utilities, allowed, scores, discard_allowed, chosen = declarer_mixture(
+        np.ascontiguousarray(kept | discard), np.ascontiguousarray(discard), hand_tables.forehand_bonus(view.declarer),
+        values, view.bid, int(view.declaration.game), *hand_tables.core_tables())
+    mixture = Mixture(margins, np.array([s.went_on for s in own], np.int8), utilities, allowed)
+    return mixture, DiscardChoice(scores, discard_allowed, chosen)
+
+
+def _declarer_after_skat(view: GameState, own: list[BidStep], kept: np.ndarray, discard: np.ndarray,
+                         found: Evidence) -> None:
+    """A declarer who took the skat: its bids and taking the skat, judged on each ten cards of
+    its twelve it may have held; the discard given the twelve; the game given the ten kept."""
+    mixture, found.discard = _declarer_twelve(view, own, kept, discard)
+    found.mixtures.append(mixture)
+    chances, values = hand_tables.kept_options(kept, discard, view.declarer)
+    _declaration_after_skat(view, chances, values, found)
+
+
+def draws_discards(view: GameState, base: WorldSampler) -> bool:
+    """The viewer is a defender in play against a declarer who took the skat (and does not
+    know its discard): ``draw_discards`` applies."""
+    return (view.phase in (Phase.PLAY, Phase.FINISHED) and view.declaration is not None and view.skat_taken
+            and base.seat != view.declarer and base.fixed_skat == 0)
+
+
+def draw_discards(view: GameState, base: WorldSampler, hands: np.ndarray, skats: np.ndarray, model: PolicyModel,
+                  generator: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, Mixture]:
+    """Each world's discard drawn again from the model, given the declarer's twelve cards.
+
+    A uniform world puts a discard the heuristic would make among the 66 pairs only now and
+    then, so weighing it would leave few effective worlds.  Drawing the pair from the model's
+    discard probabilities (among the pairs the hard facts allow: no card the declarer played
+    or shows, every card of a class it showed void in) makes the discard's likelihood part of
+    the proposal; a world keeps the weight Z / m (Z: the allowed pairs' probability, m: their
+    number, the informed sampler's share of the twelve).  Returns the new hands and skats, the
+    log of that weight and the declarer's bidding mixture (which depends on the twelve only)."""
+    decl = view.declarer
+    hands = hands.copy()
+    available = hands[:, decl] | skats  # its cards in hand and the skat: the discard is two of these
+    twelve = available | played_by(view)[decl]
+    own = [s for s in bid_steps(view) if s.seat == decl]
+    mixture, discard = _declarer_twelve(view, own, twelve & ~skats, skats)
+    probabilities = discard_probabilities(discard.scores, discard.allowed, model)
+    bits = (twelve[:, None] >> np.arange(32)) & 1
+    cards = np.sort(np.argsort(-bits, axis=1, kind="stable")[:, :12], axis=1)
+    first, second = np.triu_indices(12, 1)  # the kernel's order of the pairs
+    pairs = np.left_shift(1, cards[:, first]) | np.left_shift(1, cards[:, second])
+    must_go = (available & shown_voids(view)[decl])[:, None]
+    fits = (((pairs & ~available[:, None]) == 0) & ((pairs & base.fixed_hands[decl]) == 0)
+            & ((must_go & ~pairs) == 0))
+    probabilities = np.where(fits, probabilities, 0.0)
+    cumulative = np.cumsum(probabilities, axis=1)
+    total = cumulative[:, -1]
+    drawn = np.minimum((cumulative < (generator.random(len(skats)) * total)[:, None]).sum(axis=1), 65)
+    skats = pairs[np.arange(len(skats)), drawn]
+    hands[:, decl] = available & ~skats
+    return hands, skats, np.log(total) - np.log(fits.sum(axis=1)), mixture
+
+
+def _declaration_after_skat(view, chances, values, found: Evidence) -> None:
+    """The declared game given the kept ten and the discard."""
     expected = hand_tables.expected_scores(chances, values)
     allowed = values >= view.bid
     allowed = np.where(allowed.any(axis=-1, keepdims=True), allowed, True)  # overbid: any game
@@ -350,9 +474,6 @@ def _declaration_after_skat(view, chances, values, kept, discard, found: Evidenc
     found.choice_utilities.append(np.concatenate([expected, np.zeros((len(expected), 1))], axis=1))
     found.choice_allowed.append(np.concatenate([allowed, np.zeros((len(allowed), 1), bool)], axis=1))
     found.choice_made.append(_declared_column(view))
-    game = view.declaration.game
-    if game != GameType.NULL:
-        found.discard_breaks_rule = ~_discard_follows_rule(kept | discard, discard, game)
 
 
 # ---------------------------------------------------------------- the sampler
@@ -368,8 +489,14 @@ class InferenceSampler:
         base = WorldSampler(view, informed=True)
         self.base = base
         self.view = view
-        self.hands, self.skats = base.sample_arrays(pool, np.random.default_rng(seed))
-        log_w = evidence_in(view, self.hands, self.skats).log_likelihood(model)
+        generator = np.random.default_rng(seed)
+        self.hands, self.skats = base.sample_arrays(pool, generator)
+        if draws_discards(view, base):
+            self.hands, self.skats, log_w, mixture = draw_discards(view, base, self.hands, self.skats, model,
+                                                                   generator)
+            log_w = log_w + evidence_in(view, self.hands, self.skats, drawn_discards=mixture).log_likelihood(model)
+        else:
+            log_w = evidence_in(view, self.hands, self.skats).log_likelihood(model)
         weights = np.exp(log_w - log_w.max())
         self.weights = weights / weights.sum()
         self.effective_sample_size = float(1.0 / np.square(self.weights).sum())

@@ -43,3 +43,243 @@ def heuristic_matches(g, decl, seats, cards, tricks, counts, leaders, played, vo
             if choice == cards[k]:
                 out[w, k] = 1
     return out
+
+
+# ------------------------------------------------ a declarer who took the skat
+
+PAIRS = 66
+"""The ways two of the declarer's twelve cards were the skat it picked up."""
+TIE_BREAK = 1e-7
+"""Discard score a pair loses per pair before it (the heuristic's first best pair wins a tie)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _chance(centre, scale, score):
+    z = (score - centre) / scale
+    if z <= -30.0:
+        return 0.0
+    if z >= 30.0:
+        return 1.0
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+@njit(cache=True, nogil=True)
+def _hand_terms(hand, forehand, tables, side, suit_score, suit_count, jack_cards, strengths):
+    """``hand_tables.strengths`` of one hand into ``strengths`` (6,); returns its null skat score."""
+    grand_score, grand_count, danger, less_one, less_two = tables[0], tables[1], tables[2], tables[3], tables[4]
+    # tables (5, 256): rows grand score and trump count by jack nibble, null danger, and the
+    # least danger left after putting away one or two cards of a suit
+    nibble = 0
+    for i in range(4):
+        nibble |= ((hand >> jack_cards[i]) & 1) << i
+    b0 = (hand >> 0) & 0xFF
+    b1 = (hand >> 8) & 0xFF
+    b2 = (hand >> 16) & 0xFF
+    b3 = (hand >> 24) & 0xFF
+    bytes_ = (b0, b1, b2, b3)
+    for g in range(4):
+        score = suit_score[nibble, bytes_[g]]
+        count = suit_count[nibble, bytes_[g]]
+        for s in range(4):
+            if s != g:
+                score += side[0, count, bytes_[s]]
+        strengths[g] = score + forehand[0]
+    count = int(grand_count[nibble])
+    score = grand_score[nibble]
+    for s in range(4):
+        score += side[1, count, bytes_[s]]
+    strengths[4] = score + forehand[1]
+    d0, d1, d2, d3 = danger[b0], danger[b1], danger[b2], danger[b3]
+    dangers = (d0, d1, d2, d3)
+    total = d0 + d1 + d2 + d3
+    strengths[5] = -total
+    best = np.inf
+    for s in range(4):
+        best = min(best, total - dangers[s] + less_two[bytes_[s]])
+        for u in range(s + 1, 4):
+            best = min(best, total - dangers[s] - dangers[u] + less_one[bytes_[s]] + less_one[bytes_[u]])
+    return -best
+
+
+@njit(cache=True, nogil=True)
+def _matadors(hand, trump_orders, trump_lengths, out):
+    for game in range(5):
+        top = (hand >> trump_orders[game, 0]) & 1
+        run = 0
+        for i in range(trump_lengths[game]):
+            if ((hand >> trump_orders[game, i]) & 1) != top:
+                break
+            run += 1
+        out[game] = run
+
+
+@njit(cache=True, nogil=True)
+def declarer_mixture(twelve, discards, forehand, steps, bid, game, side, suit_score, suit_count, tables, params,
+                     base_values, null_values, trump_orders, trump_lengths, jack_cards, card_points):
+    """What a declarer who took the skat said with each of the 66 ten-card hands it may have bid with.
+
+    ``twelve`` (n,): its twelve cards in each world, ``discards`` (n,): the two it put away.
+    For every world and every pair of the twelve as the original skat (pairs in the order
+    of the cards' indices, i < j):
+    margins (n, 66, S): per bid step (``steps``, the values it answered) the best win chance
+    minus its threshold over the games worth at least the value, with the skat or hand
+    (as ``inference._bid_margins`` of ``hand_tables.skat_options`` / ``hand_options``);
+    utilities (n, 66, 8) and allowed: the hand games' expected scores and taking the skat
+    (the best skat game worth ``bid``), the choice it made being the last column;
+    and for the discard, given the twelve: scores (n, 66) of putting each pair away for
+    ``game`` (``hand_eval.best_discard``'s score), allowed (n, 66) by its rule, and the
+    index of the pair put away (n,).
+
+    ``params``: curve centre and scale for suit, grand, null with the skat, then hand;
+    grand caution, null caution, null ouvert danger, bid chance, hand chance, discard
+    point weight."""
+    n = twelve.shape[0]
+    n_steps = steps.shape[0]
+    margins = np.empty((n, PAIRS, n_steps))
+    utilities = np.zeros((n, PAIRS, 8))
+    allowed = np.zeros((n, PAIRS, 8), np.bool_)
+    discard_scores = np.zeros((n, PAIRS))
+    discard_allowed = np.zeros((n, PAIRS), np.bool_)
+    chosen = np.zeros(n, np.int64)
+    strengths = np.zeros(6)
+    matadors = np.zeros(5, np.int64)
+    cards = np.zeros(12, np.int64)
+    skat_chance = np.zeros(7)
+    skat_value = np.zeros(7)
+    hand_chance = np.zeros(7)
+    hand_value = np.zeros(7)
+    grand_caution, null_caution, ouvert_danger = params[12], params[13], params[14]
+    bid_chance, hand_chance_needed, point_weight = params[15], params[16], params[17]
+    jacks = 0
+    for i in range(4):
+        jacks |= 1 << jack_cards[i]
+    trumps = jacks
+    if game < 4:
+        trumps |= 0xFF << (8 * game)
+    for w in range(n):
+        hand12 = twelve[w]
+        k = 0
+        for c in range(32):
+            if (hand12 >> c) & 1:
+                cards[k] = c
+                k += 1
+        # the discard rule: no trump while two other cards exist, no jack while two non-jacks do
+        candidates = hand12
+        if game != 5:
+            others = hand12 & ~trumps
+            non_jacks = hand12 & ~jacks
+            if _popcount(others) >= 2:
+                candidates = others
+            elif _popcount(non_jacks) >= 2:
+                candidates = non_jacks
+        p = 0
+        for i in range(12):
+            for j in range(i + 1, 12):
+                a, b = cards[i], cards[j]
+                pair = (1 << a) | (1 << b)
+                ten = hand12 & ~pair
+                if pair == discards[w]:
+                    chosen[w] = p
+                null_skat = _hand_terms(ten, forehand, tables, side, suit_score, suit_count, jack_cards, strengths)
+                # the discard: hand_eval.best_discard's score of keeping ``ten``
+                discard_allowed[w, p] = (candidates & pair) == pair
+                if game == 5:
+                    discard_scores[w, p] = strengths[5] + ((a & 7) + (b & 7)) * 0.001
+                else:
+                    discard_scores[w, p] = strengths[game] + point_weight * (card_points[a] + card_points[b])
+                # equal scores are frequent (a seven or an eight away: the same strength); the heuristic
+                # keeps the first pair in this order, so the later ones lose a hair (far below any real
+                # difference, which is at least a thousandth)
+                discard_scores[w, p] -= TIE_BREAK * p
+                # the bidding: skat and hand options of the ten cards it held
+                _matadors(ten, trump_orders, trump_lengths, matadors)
+                for g in range(5):
+                    fam = 0 if g < 4 else 1
+                    score = strengths[g] - (grand_caution if g == 4 else 0.0)
+                    skat_chance[g] = _chance(params[2 * fam], params[2 * fam + 1], score)
+                    hand_chance[g] = _chance(params[6 + 2 * fam], params[7 + 2 * fam], score)
+                    skat_value[g] = base_values[g] * (matadors[g] + 1)
+                    hand_value[g] = base_values[g] * (matadors[g] + 2)
+                plain = _chance(params[4], params[5], null_skat - null_caution)
+                skat_chance[5] = plain
+                skat_chance[6] = plain * 0.3 if null_skat < -ouvert_danger else plain
+                plain = _chance(params[10], params[11], strengths[5] - null_caution)
+                hand_chance[5] = plain
+                hand_chance[6] = plain * 0.3 if strengths[5] < -ouvert_danger else plain
+                skat_value[5], skat_value[6] = null_values[0], null_values[1]
+                hand_value[5], hand_value[6] = null_values[2], null_values[3]
+                for s in range(n_steps):
+                    best = -1.0
+                    for g in range(7):
+                        if skat_value[g] >= steps[s]:
+                            best = max(best, skat_chance[g] - bid_chance)
+                        if hand_value[g] >= steps[s]:
+                            best = max(best, hand_chance[g] - hand_chance_needed)
+                    margins[w, p, s] = best
+                # hand or skat: the hand games worth the bid against the best skat game worth it
+                pick_up = -np.inf
+                for g in range(7):
+                    v = hand_value[g]
+                    c = hand_chance[g]
+                    utilities[w, p, g] = c * (v + 50.0) - (1.0 - c) * (2.0 * v + 130.0)
+                    allowed[w, p, g] = v >= bid
+                    if skat_value[g] >= bid:
+                        v = skat_value[g]
+                        c = skat_chance[g]
+                        pick_up = max(pick_up, c * (v + 50.0) - (1.0 - c) * (2.0 * v + 130.0))
+                if pick_up > -np.inf:
+                    utilities[w, p, 7] = pick_up
+                    allowed[w, p, 7] = True
+                p += 1
+    return margins, utilities, allowed, discard_scores, discard_allowed, chosen
+
+
+@njit(cache=True, nogil=True)
+def _popcount(x):
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def mixture_log_likelihood(margins, went_on, utilities, allowed, bid_temperature, game_temperature, eps):
+    """(n,): log of the mean over the 66 original skats of the likelihood of the bids
+    (``went_on`` (n, S): 1 went on, 0 passed, -1 no step) and of taking the skat (the
+    last column of ``utilities``) under the soft heuristic (``inference.PolicyModel``)."""
+    n, pairs, n_steps = margins.shape
+    columns = utilities.shape[2]
+    out = np.empty(n)
+    terms = np.empty(pairs)
+    for w in range(n):
+        for p in range(pairs):
+            ll = 0.0
+            for s in range(n_steps):
+                if went_on[w, s] < 0:
+                    continue
+                x = margins[w, p, s] / bid_temperature
+                x = min(60.0, max(-60.0, x))
+                go_on = eps / 2 + (1 - eps) / (1.0 + np.exp(-x))
+                ll += np.log(go_on if went_on[w, s] == 1 else 1.0 - go_on)
+            top = -np.inf
+            for c in range(columns):
+                if allowed[w, p, c]:
+                    top = max(top, utilities[w, p, c] / game_temperature)
+            total = 0.0
+            picked = 0.0
+            if top > -np.inf:
+                for c in range(columns):
+                    if allowed[w, p, c]:
+                        e = np.exp(utilities[w, p, c] / game_temperature - top)
+                        total += e
+                        if c == columns - 1:
+                            picked = e
+            soft = picked / total if total > 0 else 0.0
+            terms[p] = ll + np.log(eps / columns + (1 - eps) * soft)
+        top = terms.max()
+        acc = 0.0
+        for p in range(pairs):
+            acc += np.exp(terms[p] - top)
+        out[w] = top + np.log(acc / pairs)
+    return out

@@ -25,14 +25,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..game import Deal, GameState, Phase
-from ..inference import CHOICE_COLUMNS, FITTED_MODEL, Evidence, PolicyModel, _choice_log_likelihood, _sigmoid
+from ..inference import (FITTED_MODEL, Evidence, PolicyModel, _choice_log_likelihood, _sigmoid,
+                         discard_log_likelihood)
+from ..inference_core import mixture_log_likelihood
 from ..inference import evidence as evidence_of
 from ..players.heuristic import HeuristicPlayer
 from ..sampling import World
 
-BID_TEMPERATURES = (0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3)
+BID_TEMPERATURES = (0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3)
 GAME_TEMPERATURES = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 40.0, 80.0)
 SHARES = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
+DISCARD_TEMPERATURES = (1e-8, 1e-6, 1e-4, 0.001, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 CARD_SHARES = (0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3, 0.5)
 
 
@@ -45,7 +48,15 @@ class Observations:
     utilities: list[np.ndarray] = field(default_factory=list)
     allowed: list[np.ndarray] = field(default_factory=list)
     made: list[int] = field(default_factory=list)
-    discards_breaking: list[bool] = field(default_factory=list)
+    mixture_margins: list[np.ndarray] = field(default_factory=list)
+    """Per declarer who took the skat: (66, S) margins, (S,) went on, (66, 8) utilities and allowed."""
+    mixture_went_on: list[np.ndarray] = field(default_factory=list)
+    mixture_utilities: list[np.ndarray] = field(default_factory=list)
+    mixture_allowed: list[np.ndarray] = field(default_factory=list)
+    discard_scores: list[np.ndarray] = field(default_factory=list)
+    discard_allowed: list[np.ndarray] = field(default_factory=list)
+    discard_chosen: list[int] = field(default_factory=list)
+    _stacked: tuple | None = field(default=None, repr=False, compare=False)
     card_matches: list[float] = field(default_factory=list)
     card_hand_sizes: list[float] = field(default_factory=list)
 
@@ -57,26 +68,60 @@ class Observations:
             self.utilities.append(utilities[0])
             self.allowed.append(allowed[0])
             self.made.append(made)
-        if found.discard_breaks_rule is not None:
-            self.discards_breaking.append(bool(found.discard_breaks_rule[0]))
+        for mixture in found.mixtures:
+            self.mixture_margins.append(mixture.margins[0])
+            self.mixture_went_on.append(mixture.went_on)
+            self.mixture_utilities.append(mixture.utilities[0])
+            self.mixture_allowed.append(mixture.allowed[0])
+        if found.discard is not None:
+            self.discard_scores.append(found.discard.scores[0])
+            self.discard_allowed.append(found.discard.allowed[0])
+            self.discard_chosen.append(int(found.discard.chosen[0]))
         if found.card_matches is not None:
             self.card_matches += found.card_matches[0].astype(float).tolist()
             self.card_hand_sizes += found.card_hand_sizes.tolist()
 
     @property
     def actions(self) -> int:
-        return len(self.margins) + len(self.made) + len(self.discards_breaking)
+        mixture_steps = sum(len(w) + 1 for w in self.mixture_went_on)  # the bids and taking the skat
+        return len(self.margins) + len(self.made) + mixture_steps + len(self.discard_chosen)
+
+    def _stacked_mixtures(self) -> tuple[np.ndarray, ...]:
+        """The mixtures as arrays, the bid steps padded (went on -1: no step)."""
+        if self._stacked is None or len(self._stacked[0]) != len(self.mixture_margins):
+            steps = max((len(w) for w in self.mixture_went_on), default=0)
+            count = len(self.mixture_margins)
+            margins = np.zeros((count, 66, steps))
+            went_on = np.full((count, steps), -1, np.int8)
+            for i, (m, w) in enumerate(zip(self.mixture_margins, self.mixture_went_on)):
+                margins[i, :, :len(w)] = m
+                went_on[i, :len(w)] = w
+            utilities = np.array(self.mixture_utilities).reshape(count, 66, 8)
+            allowed = np.array(self.mixture_allowed, bool).reshape(count, 66, 8)
+            self._stacked = (margins, went_on, utilities, allowed)
+        return self._stacked
 
     def bidding_log_likelihood(self, model: PolicyModel) -> float:
-        """Bids, holds, passes, declarations and discards."""
+        """Bids, holds, passes, declarations, the skat taken and discards."""
+        return self.without_discard_log_likelihood(model) + self.discard_log_likelihood(model)
+
+    def without_discard_log_likelihood(self, model: PolicyModel) -> float:
         eps = model.uniform_share
         go_on = eps / 2 + (1 - eps) * _sigmoid(np.array(self.margins) / model.bid_temperature)
         total = float(np.log(np.where(self.went_on, go_on, 1 - go_on)).sum())
         if self.made:
             total += float(_choice_log_likelihood(np.array(self.utilities), np.array(self.allowed),
                                                   np.array(self.made), model).sum())
-        total += sum(self.discards_breaking) * math.log(eps)
+        if self.mixture_margins:
+            total += float(mixture_log_likelihood(*self._stacked_mixtures(), model.bid_temperature,
+                                                  model.game_temperature, eps).sum())
         return total
+
+    def discard_log_likelihood(self, model: PolicyModel) -> float:
+        if not self.discard_chosen:
+            return 0.0
+        return float(discard_log_likelihood(np.array(self.discard_scores), np.array(self.discard_allowed),
+                                            np.array(self.discard_chosen), model).sum())
 
     def card_log_likelihood(self, model: PolicyModel) -> float:
         eps = model.card_uniform_share
@@ -126,12 +171,18 @@ def iss_observations(path: str) -> Observations:
 
 
 def fit_bidding(found: Observations) -> tuple[PolicyModel, float]:
+    """The grid's best bid and game temperatures, ε and discard temperature (the discard's
+    likelihood shares only ε with the rest, so each ε takes the best of each part)."""
     best, best_ll = None, -math.inf
-    for t_bid, t_game, eps in itertools.product(BID_TEMPERATURES, GAME_TEMPERATURES, SHARES):
-        model = PolicyModel(t_bid, t_game, eps)
-        ll = found.bidding_log_likelihood(model)
+    for eps in SHARES:
+        rest = {(t_bid, t_game): found.without_discard_log_likelihood(PolicyModel(t_bid, t_game, eps))
+                for t_bid, t_game in itertools.product(BID_TEMPERATURES, GAME_TEMPERATURES)}
+        discard = {t: found.discard_log_likelihood(PolicyModel(1, 1, eps, discard_temperature=t))
+                   for t in DISCARD_TEMPERATURES}
+        (t_bid, t_game), t_discard = max(rest, key=rest.get), max(discard, key=discard.get)
+        ll = rest[(t_bid, t_game)] + discard[t_discard]
         if ll > best_ll:
-            best, best_ll = model, ll
+            best, best_ll = PolicyModel(t_bid, t_game, eps, discard_temperature=t_discard), ll
     return best, best_ll
 
 
@@ -150,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     bidding, cards = self_play(args.games, args.seed)
     model, ll = fit_bidding(bidding)
     card_eps, card_ll = fit_cards(cards)
-    model = PolicyModel(model.bid_temperature, model.game_temperature, model.uniform_share, card_eps)
+    model = PolicyModel(model.bid_temperature, model.game_temperature, model.uniform_share, card_eps,
+                        model.discard_temperature)
     print(f"self-play: {args.games} games, {bidding.actions} bidding and declaring actions, "
           f"{len(cards.card_matches)} cards")
     print(f"fitted: {model}")
