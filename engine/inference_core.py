@@ -252,6 +252,10 @@ def mixture_log_likelihood(margins, went_on, utilities, allowed, bid_temperature
     columns = utilities.shape[2]
     out = np.empty(n)
     terms = np.empty(pairs)
+    # the fitted model is sharp: most sigmoids and softmax terms are saturated, and their
+    # values are these constants (exp(-40) is far below the uniform share ε)
+    on_sure, off_sure = np.log(1 - eps / 2), np.log(eps / 2)
+    floor = eps / columns
     for w in range(n):
         for p in range(pairs):
             ll = 0.0
@@ -259,27 +263,33 @@ def mixture_log_likelihood(margins, went_on, utilities, allowed, bid_temperature
                 if went_on[w, s] < 0:
                     continue
                 x = margins[w, p, s] / bid_temperature
-                x = min(60.0, max(-60.0, x))
-                go_on = eps / 2 + (1 - eps) / (1.0 + np.exp(-x))
-                ll += np.log(go_on if went_on[w, s] == 1 else 1.0 - go_on)
+                if x >= 40.0:
+                    ll += on_sure if went_on[w, s] == 1 else off_sure
+                elif x <= -40.0:
+                    ll += off_sure if went_on[w, s] == 1 else on_sure
+                else:
+                    go_on = eps / 2 + (1 - eps) / (1.0 + np.exp(-x))
+                    ll += np.log(go_on if went_on[w, s] == 1 else 1.0 - go_on)
             top = -np.inf
             for c in range(columns):
                 if allowed[w, p, c]:
                     top = max(top, utilities[w, p, c] / game_temperature)
-            total = 0.0
-            picked = 0.0
-            if top > -np.inf:
-                for c in range(columns):
-                    if allowed[w, p, c]:
-                        e = np.exp(utilities[w, p, c] / game_temperature - top)
-                        total += e
-                        if c == columns - 1:
-                            picked = e
-            soft = picked / total if total > 0 else 0.0
-            terms[p] = ll + np.log(eps / columns + (1 - eps) * soft)
+            soft = 0.0
+            if allowed[w, p, columns - 1]:
+                picked = utilities[w, p, columns - 1] / game_temperature - top
+                if picked > -40.0:
+                    total = 0.0
+                    for c in range(columns):
+                        if allowed[w, p, c]:
+                            x = utilities[w, p, c] / game_temperature - top
+                            if x > -40.0:
+                                total += np.exp(x)
+                    soft = np.exp(picked) / total
+            terms[p] = ll + np.log(floor + (1 - eps) * soft)
         top = terms.max()
         acc = 0.0
         for p in range(pairs):
-            acc += np.exp(terms[p] - top)
+            if terms[p] - top > -40.0:
+                acc += np.exp(terms[p] - top)
         out[w] = top + np.log(acc / pairs)
     return out

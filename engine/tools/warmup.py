@@ -1,7 +1,8 @@
 """Compile (or load from numba's cache) the fast core ahead of use, part by part.
 
 The first call of a numba function compiles it: on a new machine the whole
-core takes about two minutes.  The table calls ``warm_up_in_background()`` at
+core takes about two minutes.  The Monte Carlo part includes the inference
+core (``sampler=inference``), which MCU and PIMC may use.  The table calls ``warm_up_in_background()`` at
 start-up; until a part is ready, the players that need it make simple moves
 that need no compiler (``engine.players.readiness``) instead of waiting, so the
 game starts at once.  The parts are compiled in the order of ``PARTS``.  With a warm
@@ -46,6 +47,26 @@ def _warm_playouts() -> None:
         player = players[state.to_move]
         state.push(Play(player.core_card(view)) if state.phase == Phase.PLAY else player.choose(view).move)
     MCUPlayer(Limit(simulations=2), seed=1).choose_card(state.view(state.to_move), Limit(simulations=2), None, None)
+    _warm_inference()
+
+
+def _warm_inference() -> None:
+    from ..game import Deal, GameState, Phase, Play
+    from ..inference import InferenceSampler
+    from ..players.heuristic import HeuristicPlayer
+
+    # sampler=inference (MCU and PIMC): a defender's pool after a card of a declarer who took
+    # the skat weighs its bids, discard and cards (every function of ``inference_core``)
+    for seed in range(1, 100):
+        state = GameState.new(Deal.shuffled(seed))
+        players = [HeuristicPlayer(i) for i in range(3)]
+        while not state.is_over and (state.phase != Phase.PLAY or not state.tricks):
+            view = state.view(state.to_move)
+            player = players[state.to_move]
+            state.push(Play(player.core_card(view)) if state.phase == Phase.PLAY else player.choose(view).move)
+        if not state.is_over and state.skat_taken and state.to_move != state.declarer:
+            InferenceSampler(state.view(state.to_move), 20, 1)
+            return
 
 
 def _warm_solver() -> None:

@@ -57,23 +57,24 @@ def test_every_ten_of_the_twelve_is_judged_as_hand_eval_judges_it(seat, game, bi
         assert best == hand_eval.best_discard(twelve, game, seat)[0]
 
 
-def test_the_mixture_is_the_mean_likelihood_over_the_original_skats():
+@pytest.mark.parametrize("bid_temperature, game_temperature", [(0.05, 5.0), (0.002, 0.5)])
+def test_the_mixture_is_the_mean_likelihood_over_the_original_skats(bid_temperature, game_temperature):
     rng = np.random.default_rng(4)
     margins = rng.normal(0, 0.2, (3, 66, 4))
     went_on = np.array([[1, 1, 0, -1], [1, 0, -1, -1], [1, 1, 1, 0]], np.int8)
     utilities = rng.normal(0, 30, (3, 66, 8))
     allowed = rng.random((3, 66, 8)) < 0.6
-    allowed[..., 7] = True
-    model = PolicyModel(0.05, 5.0, 0.02)
-    found = mixture_log_likelihood(margins, went_on, utilities, allowed, 0.05, 5.0, 0.02)
+    allowed[..., 7] = rng.random((3, 66)) < 0.9
+    model = PolicyModel(bid_temperature, game_temperature, 0.02)
+    found = mixture_log_likelihood(margins, went_on, utilities, allowed, bid_temperature, game_temperature, 0.02)
     for w in range(3):
         per_hand = np.zeros(66)
         for s in range(4):
             if went_on[w, s] >= 0:
-                go_on = 0.01 + 0.98 * _sigmoid(margins[w, :, s] / 0.05)
+                go_on = 0.01 + 0.98 * _sigmoid(margins[w, :, s] / bid_temperature)
                 per_hand += np.log(go_on if went_on[w, s] else 1 - go_on)
         per_hand += _choice_log_likelihood(utilities[w], allowed[w], np.full(66, 7), model)
-        assert found[w] == pytest.approx(np.log(np.mean(np.exp(per_hand))))
+        assert found[w] == pytest.approx(np.log(np.mean(np.exp(per_hand))), rel=1e-9, abs=1e-9)
 
 
 def _declarer_took_the_skat(seed):
