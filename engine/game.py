@@ -896,8 +896,10 @@ class GameState:
 
     # skat and declaration ---------------------------------------------
 
-    def _pick_up(self, move: PickUp) -> Move:
-        seat = self.declarer
+    def _picked_skat(self, move: PickUp, seat: int, unseen: str) -> Mask | None:
+        """The skat cards ``seat`` picks up (None where this view cannot know them), checked
+        against the cards known elsewhere; ``unseen`` is the refusal when the picking seat's
+        own view lacks them.  Shared by the declarer's pick-up and the Ramsch skat round."""
         skat = move.skat
         if skat is not None:
             skat = _checked_mask(skat, "the skat")
@@ -911,7 +913,12 @@ class GameState:
                 raise IllegalMoveError(f"the skat is {CardSet(self.skat)}, not {CardSet(skat)}")
             skat = self.skat
         elif self.perspective == seat and skat is None:
-            raise IllegalMoveError("the declarer's view needs the skat cards to pick them up")
+            raise IllegalMoveError(unseen)
+        return skat
+
+    def _pick_up(self, move: PickUp) -> Move:
+        seat = self.declarer
+        skat = self._picked_skat(move, seat, "the declarer's view needs the skat cards to pick them up")
         if skat is not None:
             self.skat, self.skat_known = skat, True
             if self.knows_hand(seat) or self.perspective is None:
@@ -1016,20 +1023,7 @@ class GameState:
         raise IllegalMoveError(f"{name} must {' or '.join(choices)}, not {_shown(move)}")
 
     def _ramsch_pick_up(self, move: PickUp, seat: int) -> Move:
-        skat = move.skat
-        if skat is not None:
-            skat = _checked_mask(skat, "the skat")
-            if skat.bit_count() != 2:
-                raise IllegalMoveError(f"the skat has two cards, not {CardSet(skat).unicode() or 'none'}")
-            elsewhere = self.hands[0] | self.hands[1] | self.hands[2]
-            if skat & elsewhere:
-                raise IllegalMoveError(f"{CardSet(skat & elsewhere).unicode()} cannot be in the skat: a hand has it")
-        if self.skat_known:
-            if skat is not None and skat != self.skat:
-                raise IllegalMoveError(f"the skat is {CardSet(self.skat)}, not {CardSet(skat)}")
-            skat = self.skat
-        elif self.perspective == seat and skat is None:
-            raise IllegalMoveError("the view of the seat picking up needs the skat cards")
+        skat = self._picked_skat(move, seat, "the view of the seat picking up needs the skat cards")
         if skat is not None and (self.perspective is None or self.perspective == seat):
             self.hands[seat] |= skat
         else:
