@@ -14,6 +14,24 @@ default); with ``ramsch_only`` every deal is a Ramsch (the three passes are
 made for the players), to compare Ramsch card play.  Ramsch games are also
 reported on their own: the list points each spec loses per Ramsch game, and
 the paired difference.
+
+A run writes a journal into its folder as it plays (``journal.jsonl``), so that a
+run stopped by Ctrl+C, a crash or a reboot can be resumed (``read_journal``,
+``resume_tournament``) and ends with the same results as one that was never
+stopped.  It is JSON Lines, UTF-8:
+
+* line 1, the run: ``{"journal": "skat-tournament", "format": 1, "version": …,
+  "command": …, "players": [three specs], "seed": …, "rules": HouseRules.to_dict(),
+  "ramsch_only": …, "deals": ["CJ.SJ.…", …]}`` (each deal's 32 cards in ISS order,
+  so a run from a deals file resumes without the file);
+* then one line per finished deal, in the order they finished: ``{"deal": index,
+  "seconds": …, "games": [GameOutcome as a dict, one per arrangement]}``, where
+  ``seconds`` is the run's playing time so far, summed over its parts.
+
+Each deal's line is appended, flushed and synced to disk before the next, so a
+hard stop loses at most the deals in progress.  A last line cut short (or
+otherwise unreadable) is dropped on resume, with a warning, and its deal played
+again; any other unreadable line stops the resume, naming the line.
 """
 
 from __future__ import annotations
@@ -39,7 +57,7 @@ from pathlib import Path
 from .cards import Card
 from .game import Deal, GameState
 from .house_rules import ISKO, HouseRules
-from .players.registry import PlayerSpec, make_player, parse_spec, split_specs
+from .players.registry import PlayerSpec, make_player, parse_spec, split_specs, validate_spec
 from .record import GameRecord, RecordError, format_record, parse_record, read_lines
 from .scoring import RamschResult
 
@@ -296,6 +314,8 @@ class TournamentRun:
     command: str = ""
     rules: HouseRules = ISKO
     ramsch_only: bool = False
+    journal_error: str | None = None
+    """Why the run stopped early if its journal could not be written (it is then ``interrupted``)."""
 
     @property
     def games_planned(self) -> int:
@@ -338,9 +358,11 @@ def run_tournament(
     command: str = "",
     rules: HouseRules = ISKO,
     ramsch_only: bool = False,
+    journal_dir: str | Path | None = None,
 ) -> TournamentRun:
     """Play every deal in every arrangement by ``rules``; ``ramsch_only``: every deal as a
-    Ramsch (turns the Ramsch rule on).  Ctrl+C stops and keeps what was played."""
+    Ramsch (turns the Ramsch rule on).  Ctrl+C stops and keeps what was played.
+    ``journal_dir``: write the run's journal there (replacing one that is there)."""
     if len(specs) != 3:
         raise ValueError("a tournament needs three player specs, one per seat")
     for spec in specs:
@@ -348,11 +370,45 @@ def run_tournament(
     if ramsch_only:
         rules = rules.with_switches(ramsch=True)
     run = TournamentRun(list(specs), deals, seed, command=command, rules=rules, ramsch_only=ramsch_only)
-    rules_arg = None if rules.is_isko else rules.to_dict()
-    tasks = [(i, [int(c) for c in d.order()], list(specs), seed, rules_arg, ramsch_only) for i, d in enumerate(deals)]
+    journal = None
+    if journal_dir is not None:
+        journal = Path(journal_dir) / JOURNAL_FILE
+        write_atomic(journal, json.dumps(_journal_header(run)) + "\n")  # never a torn first line
+    _play(run, workers, scheduler, on_progress, journal)
+    return run
+
+
+def resume_tournament(journal: Journal, workers: int = 1, scheduler: str | None = None,
+                      on_progress: Callable[[int, int], None] | None = None) -> TournamentRun:
+    """Continue the run that ``journal`` holds (see ``read_journal``): its games are kept, the
+    deals it lacks are played with the same seeds, and appended to the same journal.
+    ``elapsed`` counts the playing time of every part."""
+    for spec in journal.specs:
+        make_player(spec, 0)
+    run = TournamentRun(list(journal.specs), journal.deals, journal.seed, outcomes=list(journal.outcomes),
+                        command=journal.command, rules=journal.rules, ramsch_only=journal.ramsch_only)
+    _play(run, workers, scheduler, on_progress, journal.path, journal.deals_done, journal.seconds,
+          journal.kept_bytes)
+    return run
+
+
+def _play(run: TournamentRun, workers: int, scheduler: str | None, on_progress, journal_path: Path | None,
+          done: frozenset[int] = frozenset(), seconds_before: float = 0.0, journal_bytes: int | None = None) -> None:
+    """Play the deals of ``run`` not in ``done`` into ``run.outcomes``, each finished deal
+    appended to the journal; a journal that cannot be written stops the run like Ctrl+C."""
+    rules_arg = None if run.rules.is_isko else run.rules.to_dict()
+    tasks = [(i, [int(c) for c in d.order()], list(run.specs), run.seed, rules_arg, run.ramsch_only)
+             for i, d in enumerate(run.deals) if i not in done]
     start = time.perf_counter()
+    writer = _JournalWriter(journal_path, journal_bytes) if journal_path is not None else None
 
     def collect(outcomes: list[GameOutcome]) -> None:
+        if writer is not None:
+            try:
+                writer.append(outcomes, seconds_before + time.perf_counter() - start)
+            except OSError as exc:
+                raise _JournalFailed(f"the journal {journal_path} could not be written: {exc.strerror or exc}") \
+                    from None
         run.outcomes.extend(outcomes)
         if on_progress:
             on_progress(len(run.outcomes), run.games_planned)
@@ -367,8 +423,13 @@ def run_tournament(
             _run_processes(tasks, workers, collect)
     except KeyboardInterrupt:
         run.interrupted = True
-    run.elapsed = time.perf_counter() - start
-    return run
+    except _JournalFailed as exc:
+        run.interrupted = True
+        run.journal_error = str(exc)
+    finally:
+        if writer is not None:
+            writer.close()
+    run.elapsed = seconds_before + time.perf_counter() - start
 
 
 def _run_processes(tasks, workers: int, collect) -> None:
@@ -385,7 +446,7 @@ def _run_processes(tasks, workers: int, collect) -> None:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     collect(future.result())
-        except KeyboardInterrupt:
+        except BaseException:  # Ctrl+C, or a journal that cannot be written: no more games
             for future in pending:
                 future.cancel()
             pool.shutdown(wait=False, cancel_futures=True)
@@ -402,7 +463,7 @@ def _run_dask(tasks, address: str, collect) -> None:
         try:
             for future in as_completed(futures):
                 collect(future.result())
-        except KeyboardInterrupt:
+        except BaseException:
             client.cancel(futures)
             raise
 
@@ -410,7 +471,10 @@ def _run_dask(tasks, address: str, collect) -> None:
 # ---------------------------------------------------------------- output
 
 
-RESULT_FILES = ("deals.sgf", "games.sgf", "games-close.sgf", "games-lost.sgf", "results.json", "results.csv")
+JOURNAL_FILE = "journal.jsonl"
+"""The run's journal, in its folder (see the module's docstring)."""
+RESULT_FILES = ("deals.sgf", "games.sgf", "games-close.sgf", "games-lost.sgf", "results.json", "results.csv",
+                JOURNAL_FILE)
 """The files a run writes into its folder, besides one ``games-TYPE.sgf`` per game type."""
 _PER_TYPE_FILE = re.compile(r"games-[a-z]+\.sgf")
 
@@ -427,7 +491,8 @@ def old_result_files(folder: str | Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.name in RESULT_FILES or _PER_TYPE_FILE.fullmatch(p.name))
 
 
-def prepare_outputs(out_dir: str | Path, csv_path: str | Path | None = None, overwrite: bool = False) -> None:
+def prepare_outputs(out_dir: str | Path, csv_path: str | Path | None = None, overwrite: bool = False,
+                    resume: bool = False) -> None:
     """Make sure, before any game is played, that the results can be written.
 
     The folder must be new or empty, and an existing CSV file is not replaced,
@@ -435,16 +500,19 @@ def prepare_outputs(out_dir: str | Path, csv_path: str | Path | None = None, ove
     first (other files in the folder stay), so that none of them sits beside the
     new results.  The folder is created, and it and the CSV file's folder must
     take a file.  Raises OutputError saying what is wrong; nothing is removed then.
+    With ``resume`` the folder is the resumed run's own: it is kept as it is
+    (``overwrite`` then applies to the CSV file only).
     """
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise OutputError(f"--out {out} is a file, not a folder")
-    if out.is_dir() and not overwrite:
+    if out.is_dir() and not overwrite and not resume:
         entries = sorted(p.name for p in out.iterdir())
         if entries:
             shown = ", ".join(entries[:3]) + (", …" if len(entries) > 3 else "")
+            resumable = f", or continue the run in it with --resume {out}" if JOURNAL_FILE in entries else ""
             raise OutputError(f"--out {out} is not empty ({shown}); name a new folder, or pass --overwrite to "
-                              "replace the results in it")
+                              f"replace the results in it{resumable}")
     csv_file = Path(csv_path) if csv_path is not None else None
     if csv_file is not None:
         if csv_file.is_dir():
@@ -458,7 +526,7 @@ def prepare_outputs(out_dir: str | Path, csv_path: str | Path | None = None, ove
         raise OutputError(f"--out {out}: cannot create the folder: {exc.strerror or exc}") from None
     _check_writable(out, f"--out {out}")
     if overwrite:
-        for old in old_result_files(out):
+        for old in [] if resume else old_result_files(out):
             old.unlink()
         if csv_file is not None and csv_file.exists():
             csv_file.unlink()
@@ -524,6 +592,185 @@ def write_csv(results: dict, path: str | Path) -> None:
     write_atomic(path, text.getvalue())
 
 
+# ---------------------------------------------------------------- journal
+
+
+JOURNAL_FORMAT = 1
+_JOURNAL_KIND = "skat-tournament"
+
+
+class JournalError(ValueError):
+    """A run that cannot be resumed: no journal, or a journal line that cannot be read."""
+
+
+class _JournalFailed(Exception):
+    """The journal could not be written during a run (the run stops, keeping its games)."""
+
+
+@dataclass
+class Journal:
+    """A run as its journal holds it (``read_journal``): what ``resume_tournament`` continues."""
+    path: Path
+    specs: list[str]
+    deals: list[Deal]
+    seed: int
+    rules: HouseRules
+    ramsch_only: bool
+    command: str
+    version: str
+    outcomes: list[GameOutcome]
+    seconds: float
+    """The playing time of the parts so far."""
+    kept_bytes: int
+    """The length of the readable lines; a torn last line after them is cut off on resume."""
+    warnings: list[str]
+
+    @property
+    def deals_done(self) -> frozenset[int]:
+        return frozenset(o.deal_index for o in self.outcomes)
+
+    @property
+    def games_planned(self) -> int:
+        return len(self.deals) * len(arrangements(self.specs))
+
+
+def _journal_header(run: TournamentRun) -> dict:
+    from . import __version__
+
+    return {"journal": _JOURNAL_KIND, "format": JOURNAL_FORMAT, "version": __version__, "command": run.command,
+            "players": run.specs, "seed": run.seed, "rules": run.rules.to_dict(), "ramsch_only": run.ramsch_only,
+            "deals": [".".join(str(c) for c in d.order()) for d in run.deals]}
+
+
+class _JournalWriter:
+    """Appends one line per finished deal, each on disk before the next is played."""
+
+    def __init__(self, path: Path, keep_bytes: int | None = None):
+        self._handle = open(path, "ab")
+        try:
+            _lock(self._handle, path)
+            if keep_bytes is not None and os.fstat(self._handle.fileno()).st_size > keep_bytes:
+                self._handle.truncate(keep_bytes)  # the torn last line that read_journal dropped
+        except BaseException:
+            self._handle.close()
+            raise
+
+    def append(self, outcomes: list[GameOutcome], seconds: float) -> None:
+        line = json.dumps({"deal": outcomes[0].deal_index, "seconds": round(seconds, 3),
+                           "games": [asdict(o) for o in outcomes]}, separators=(",", ":"))
+        self._handle.write(line.encode() + b"\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        self._handle.close()
+
+
+def _lock(handle, path: Path) -> None:
+    """Only one run at a time writes a journal (two resumes of one folder would play every deal twice)."""
+    try:
+        import fcntl
+    except ImportError:  # not on this system: no lock
+        return
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise JournalError(f"{path} is being written by another run of this tournament") from None
+
+
+def read_journal(folder: str | Path) -> Journal:
+    """The run whose journal is in ``folder``.  Raises JournalError when there is none, or a
+    line other than the last cannot be read (naming it); an unreadable last line is left out
+    with a warning (``Journal.warnings``), as is a deal journaled twice."""
+    from . import __version__
+
+    folder = Path(folder)
+    path = folder / JOURNAL_FILE
+    if not folder.is_dir():
+        raise JournalError(f"--resume {folder}: no such folder")
+    if not path.is_file():
+        raise JournalError(f"--resume {folder}: the folder holds no {JOURNAL_FILE}, so there is no run to resume "
+                           "(it is written by skat tournament as it plays)")
+    data = path.read_bytes()
+    # every line ends with a newline; what follows the last one is a line cut short
+    *lines, tail = data.split(b"\n")
+    if not lines:
+        raise JournalError(f"{path} line 1: not the first line of a tournament journal (it is incomplete); "
+                           "nothing to resume")
+    try:
+        journal = _read_header(path, lines[0])
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise JournalError(f"{path} line 1: not the first line of a tournament journal ({exc}); "
+                           "nothing to resume") from None
+    if journal.version != __version__:
+        journal.warnings.append(f"{path} was written by version {journal.version}, this is {__version__}: the "
+                                "games still to play may differ from an uninterrupted run")
+    kept = len(lines[0]) + 1
+    entries = [*lines[1:], tail] if tail else lines[1:]
+    seen: set[int] = set()
+    cut_short = bool(tail)
+    for number, raw in enumerate(entries, start=2):
+        last = number == len(entries) + 1
+        try:
+            if last and cut_short:
+                raise ValueError("it is cut short")
+            index, seconds, outcomes = _read_deal_line(raw, journal)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            if last:
+                journal.warnings.append(f"{path} line {number} is unreadable ({exc}): left out, its deal is "
+                                        "played again")
+                break
+            raise JournalError(f"{path} line {number}: not a finished deal ({exc}); nothing was played") from None
+        kept += len(raw) + 1
+        if index in seen:
+            journal.warnings.append(f"{path} line {number}: deal {index} again; its first line counts")
+            continue
+        seen.add(index)
+        journal.outcomes.extend(outcomes)
+        journal.seconds = max(journal.seconds, seconds)
+    journal.kept_bytes = kept
+    return journal
+
+
+def _read_header(path: Path, raw: bytes) -> Journal:
+    header = json.loads(raw)
+    if not isinstance(header, dict) or header.get("journal") != _JOURNAL_KIND:
+        raise ValueError("no journal name")
+    if header.get("format") != JOURNAL_FORMAT:
+        raise ValueError(f"format {header.get('format')!r}; this version reads format {JOURNAL_FORMAT}")
+    specs = header["players"]
+    if not isinstance(specs, list) or len(specs) != 3 or not all(isinstance(s, str) for s in specs):
+        raise ValueError("players are not three specs")
+    for spec in specs:
+        validate_spec(spec)
+    seed = header["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"seed {seed!r} is not a whole number")
+    if not isinstance(header["ramsch_only"], bool):
+        raise ValueError("ramsch_only is not true or false")
+    deals = [Deal.from_order([Card.from_str(c) for c in text.split(".")]) for text in header["deals"]]
+    if not deals:
+        raise ValueError("no deals")
+    return Journal(path, specs, deals, seed, HouseRules.from_dict(header["rules"]), header["ramsch_only"],
+                   str(header["command"]), str(header["version"]), [], 0.0, 0, [])
+
+
+def _read_deal_line(raw: bytes, journal: Journal) -> tuple[int, float, list[GameOutcome]]:
+    entry = json.loads(raw)
+    index, seconds = entry["deal"], entry["seconds"]
+    if not isinstance(index, int) or not 0 <= index < len(journal.deals):
+        raise ValueError(f"deal {index!r} is not one of the run's {len(journal.deals)} deals")
+    if not isinstance(seconds, (int, float)):
+        raise ValueError(f"seconds {seconds!r} is not a number")
+    outcomes = [GameOutcome(game["deal_index"], tuple(game["arrangement"]), game["record"], game["game"],
+                            game["declarer_points"], game["won"], [SeatOutcome(**seat) for seat in game["seats"]])
+                for game in entry["games"]]
+    if [o.arrangement for o in outcomes] != arrangements(journal.specs) or any(o.deal_index != index
+                                                                               for o in outcomes):
+        raise ValueError(f"the games are not deal {index}'s in every seat arrangement")
+    return index, float(seconds), outcomes
+
+
 def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
@@ -535,5 +782,6 @@ def command_line() -> str:
 __all__ = [
     "generate_deals", "read_deals", "arrangements", "play_deal", "run_tournament", "write_outputs", "summarize",
     "mean_ci", "split_specs", "PlayerSpec", "prepare_outputs", "OutputError", "write_atomic", "write_csv",
-    "old_result_files", "RESULT_FILES",
+    "old_result_files", "RESULT_FILES", "JOURNAL_FILE", "Journal", "JournalError", "read_journal",
+    "resume_tournament",
 ]

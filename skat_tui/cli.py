@@ -20,6 +20,8 @@ MAX_DEALS = 1_000_000
 MAX_SIMULATIONS = 10_000_000
 MAX_SECONDS = 86_400.0
 EXIT_INTERRUPTED = 130  # the shell's code for a stop by SIGINT
+DEFAULT_TOURNAMENT_DEALS = 100
+DEFAULT_TOURNAMENT_SEED = 1
 
 
 def _whole_number(low: int, high: int):
@@ -121,15 +123,27 @@ def _build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("calibrate", help="measure this machine's speed against the reference and store it")
 
-    tour = sub.add_parser("tournament", help="compare players over the same deals with every seat arrangement")
-    tour.add_argument("--players", required=True, metavar="SPEC,SPEC,SPEC",
+    tour = sub.add_parser(
+        "tournament", help="compare players over the same deals with every seat arrangement",
+        description="Compare players over the same deals with every seat arrangement.  Each finished deal is "
+                    "journaled in the output folder (journal.jsonl), so a run that was stopped (Ctrl+C, a crash, "
+                    "a reboot) continues with --resume DIR and ends with the results of an uninterrupted run.")
+    # --players, --deals, --seed default to None so that --resume can tell them given (see _resume_conflicts)
+    tour.add_argument("--players", metavar="SPEC,SPEC,SPEC",
                       help="three player specs, e.g. mcu:simulations=100,eval=type2-50,heuristic,heuristic")
-    tour.add_argument("--deals", type=_whole_number(1, MAX_DEALS), default=100, help="number of deals to generate (default 100)")
-    tour.add_argument("--seed", type=_SEED, default=1, help="seed of the deals and the players (default 1)")
+    tour.add_argument("--deals", type=_whole_number(1, MAX_DEALS), default=None,
+                      help=f"number of deals to generate (default {DEFAULT_TOURNAMENT_DEALS})")
+    tour.add_argument("--seed", type=_SEED, default=None,
+                      help=f"seed of the deals and the players (default {DEFAULT_TOURNAMENT_SEED})")
     tour.add_argument("--deals-file", metavar="FILE", help="play these deals instead (ISS records or a plain deal list)")
     tour.add_argument("--workers", type=_whole_number(1, 1024), default=None, help="local worker processes (default: one per core)")
     tour.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask cluster (needs the cluster extra)")
     tour.add_argument("--out", metavar="DIR", help="output folder, new or empty (default tournament-SEED-TIME)")
+    tour.add_argument("--resume", metavar="DIR",
+                      help="continue the stopped run whose folder is DIR: play the deals its journal lacks, then "
+                           "write the results over all deals; the players, deals, seed and rules come from the "
+                           "journal, so --players, --deals, --seed, --deals-file, --out, --ramsch-only and the "
+                           "house-rule options are refused with it (--workers and --scheduler may differ)")
     tour.add_argument("--csv", metavar="FILE", help="also write the results table as CSV here (a new file)")
     tour.add_argument("--overwrite", action="store_true",
                       help="replace the results of an earlier run in --out (and the --csv file)")
@@ -183,6 +197,10 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
             if spec.kind not in ("mcu", "pimc"):
                 raise ValueError(f"--player: analyze runs an mcu or pimc player, not {spec.kind!r}")
         elif args.command == "tournament":
+            if args.resume is not None:
+                return _resume_conflicts(args)
+            if args.players is None:
+                return "--players is needed: three player specs (or --resume DIR to continue a stopped run)"
             specs = split_specs(args.players)
             if len(specs) != 3:
                 return f"--players needs three specs, got {len(specs)}: {', '.join(map(str, specs))}"
@@ -190,6 +208,20 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
                 validate_spec(str(spec))
     except ValueError as exc:
         return str(exc)
+    return None
+
+
+def _resume_conflicts(args: argparse.Namespace) -> str | None:
+    """``--resume`` with an option the journal decides: refused, naming the options."""
+    given = [option for option, value in (("--players", args.players), ("--deals", args.deals),
+                                          ("--seed", args.seed), ("--deals-file", args.deals_file),
+                                          ("--out", args.out)) if value is not None]
+    if args.ramsch_only:
+        given.append("--ramsch-only")
+    given += _rules_flags(args)
+    if given:
+        return (f"--resume takes the players, deals, seed and rules from the run's journal: leave out "
+                f"{' '.join(given)}")
     return None
 
 
@@ -591,35 +623,56 @@ def _tournament(args: argparse.Namespace) -> int:
     from engine.house_rules import rules_from_arguments
 
     err = Console(stderr=True)
+    journal = None
     try:
-        specs = [str(s) for s in t.split_specs(args.players)]
-        if len(specs) != 3:
-            raise ValueError(f"--players needs three specs, got {len(specs)}: {', '.join(specs)}")
-        rules = rules_from_arguments(args)
-        deals = t.read_deals(args.deals_file) if args.deals_file else t.generate_deals(args.deals, args.seed)
-        out_dir = args.out or f"tournament-{args.seed}-{time.strftime('%Y%m%d-%H%M%S')}"
-        t.prepare_outputs(out_dir, args.csv, args.overwrite)  # before the first game, not after the last
+        if args.resume is not None:
+            journal = t.read_journal(args.resume)
+            for warning in journal.warnings:
+                err.print(f"skat tournament: {warning}", markup=False, highlight=False)
+            specs, deals, seed, out_dir = journal.specs, journal.deals, journal.seed, args.resume
+        else:
+            specs = [str(s) for s in t.split_specs(args.players)]
+            if len(specs) != 3:
+                raise ValueError(f"--players needs three specs, got {len(specs)}: {', '.join(specs)}")
+            rules = rules_from_arguments(args)
+            seed = args.seed if args.seed is not None else DEFAULT_TOURNAMENT_SEED
+            deals = (t.read_deals(args.deals_file) if args.deals_file
+                     else t.generate_deals(args.deals if args.deals is not None else DEFAULT_TOURNAMENT_DEALS, seed))
+            out_dir = args.out or f"tournament-{seed}-{time.strftime('%Y%m%d-%H%M%S')}"
+        # before the first game, not after the last
+        t.prepare_outputs(out_dir, args.csv, args.overwrite, resume=journal is not None)
     except (ValueError, OSError) as exc:
         err.print(f"skat tournament: {exc}", markup=False, highlight=False)
         return 2
     workers = args.workers if args.workers is not None else t.default_workers()
     started = time.perf_counter()
+    done_before = len(journal.outcomes) if journal is not None else 0
     with Progress(
         TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(), console=err, transient=False,
     ) as progress:
-        task = progress.add_task("games", total=len(deals) * len(t.arrangements(specs)), rate="-")
+        task = progress.add_task("games", total=len(deals) * len(t.arrangements(specs)), completed=done_before,
+                                 rate="-")
 
         def advance(done: int, total: int) -> None:
-            rate = done / max(1e-9, time.perf_counter() - started)
+            rate = (done - done_before) / max(1e-9, time.perf_counter() - started)
             progress.update(task, completed=done, rate=f"{rate:.1f}")
 
         try:
-            run = t.run_tournament(specs, deals, args.seed, workers, args.scheduler, advance, t.command_line(),
-                                   rules, args.ramsch_only)
+            if journal is not None:
+                run = t.resume_tournament(journal, workers, args.scheduler, advance)
+            else:
+                run = t.run_tournament(specs, deals, seed, workers, args.scheduler, advance, t.command_line(),
+                                       rules, args.ramsch_only, journal_dir=out_dir)
         except (ValueError, RuntimeError, ImportError) as exc:
-            err.print(f"skat tournament: {exc}")
+            err.print(f"skat tournament: {exc}", markup=False, highlight=False)
             return 2
+        except OSError as exc:  # the journal could not be started
+            err.print(f"skat tournament: cannot write into {out_dir}: {exc.strerror or exc}", markup=False,
+                      highlight=False)
+            return 2
+    if run.journal_error:
+        err.print(f"skat tournament: {run.journal_error}; stopped", markup=False, highlight=False)
     try:
         results = t.write_outputs(run, out_dir)
         if args.csv:
@@ -631,12 +684,13 @@ def _tournament(args: argparse.Namespace) -> int:
         print(json.dumps(run.results()))
         return EXIT_INTERRUPTED if run.interrupted else 1
     if run.interrupted:
-        err.print(f"stopped: kept {len(run.outcomes)} games")
+        err.print(f"stopped: kept {len(run.outcomes)} games; continue with skat tournament --resume {out_dir}",
+                  markup=False, highlight=False, soft_wrap=True)  # the command unbroken, to copy
     status = EXIT_INTERRUPTED if run.interrupted else 0
     if args.json:
         print(json.dumps(results))
         return status
-    table = Table(title=f"{len(run.outcomes)} games, {results['run']['deals_played']} deals, seed {args.seed}",
+    table = Table(title=f"{len(run.outcomes)} games, {results['run']['deals_played']} deals, seed {seed}",
                   caption="decl. won / lost: the player's own games as declarer; card points: taken in all games; "
                           "score: plain; SF: Seeger-Fabian", box=box.SIMPLE_HEAD)
     for column in ("player", "games", "decl.\nwon", "decl.\nlost", "card\npoints", "score", "SF",
