@@ -79,6 +79,9 @@ MISTAKE_WIN_DROP = 0.15
 MISTAKE_POINTS = 12.0
 CONTRACT_MISTAKE = 25.0
 CONTRACT_BLUNDER = 60.0
+REVIEW_BIDDER = {"anchored": False, "risk": 0.0}
+"""The judge of contract decisions: the search's best expected score alone, no bar
+(not the playing bidder's caution, which anchors on the heuristic)."""
 """Expected Seeger-Fabian points a contract choice loses against the bidder's best option."""
 RAMSCH_MISTAKE_POINTS = 10
 RAMSCH_BLUNDER_POINTS = 20
@@ -541,7 +544,7 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
                 stake = state.next_bid()
             if stake is None:
                 continue
-            bidder = SearchBidder(worlds, decision_seed(seed, record.id, f"bidding-{seat}"))
+            bidder = SearchBidder(worlds, decision_seed(seed, record.id, f"bidding-{seat}"), **REVIEW_BIDDER)
             evaluation = bidder.evaluate_hand(state.view(seat), worlds)
             expected, hand_game = evaluation.expected(stake)
             play = "bid: " + ("skat" if hand_game is None else game_name(hand_game))
@@ -550,7 +553,7 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
             out.append(_judged(index, "bidding", seat, options[chosen].name, stake, options, chosen,
                                evaluation.simulations))
         elif state.phase == Phase.SKAT and isinstance(move, (PickUp, Declare)):
-            bidder = SearchBidder(worlds, decision_seed(seed, record.id, index))
+            bidder = SearchBidder(worlds, decision_seed(seed, record.id, index), **REVIEW_BIDDER)
             bidder.choose(state.view(seat), worlds)
             analysis = bidder.last_analysis
             options = [ContractOption(c.game, round(c.expected, 2)) for c in analysis.candidates]
@@ -562,7 +565,7 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
             declared = next((m for _, m in moves[index + 1:] if isinstance(m, Declare)), None)
             if declared is None:
                 continue
-            bidder = SearchBidder(worlds, decision_seed(seed, record.id, index))
+            bidder = SearchBidder(worlds, decision_seed(seed, record.id, index), **REVIEW_BIDDER)
             analysis = bidder.analyze_discard(state.view(seat), declared.declaration, move.cards, worlds)
             if analysis is None:
                 continue  # no declaration the rules allow at this bid: nothing to compare

@@ -18,27 +18,38 @@ The candidates are:
   where some world makes them (the same card play, scored as announced).
 
 Each world is scored as ``engine.scoring`` scores the game.  At a bid ``b`` a
-candidate's expected score is the mean Seeger-Fabian difference to the two
-defenders (won: value + 50; lost: -2 × value - 50 - 2 × 40; a game whose
-value stays below ``b`` is an overbid and scores as lost at the smallest value
-reaching ``b``), with the win share over the worlds replaced by its calibrated
-chance (``bid_calibration``, docs/bidding.md).  The skat path chooses, per world, the heuristic's best game
-reaching ``b``.  The bidder goes up to the highest bid at which the best
-candidate's expected score exceeds ``PASS_WORTH + risk``.
+candidate's expected score is the mean Seeger-Fabian difference to a rival
+(won: value + 50; lost: -2 × value - 50 - 40, the 40 a defending rival gets; a
+game whose value stays below ``b`` is an overbid and scores as lost at the
+smallest value reaching ``b``), with the win share over the worlds replaced by
+its calibrated chance (``bid_calibration``, docs/bidding.md).  The skat path
+chooses, per world, the heuristic's best game reaching ``b``.
 
-Passing is valued at ``PASS_WORTH`` = 0 on this scale: the difference to the
-other two players of a game one defends is, on average, the negative of the
-declarer's, and the declarer chooses to play only games he expects to gain
-from, so 0 is an upper bound that keeps the bidder from staying out of games
-with a clear edge; ``risk`` (points per game) raises the bar.
+The heuristic proposes, the search disposes (``anchored``, the default): the
+bidder goes up to the highest bid at which the best candidate's expected score
+exceeds ``PASS_WORTH + risk``, but never above the heuristic's own limit
+(``hand_eval.bid_limit``; where that limit is already passed no world is
+valued).  Measured in docs/bidding.md, the search's own optimism cost more
+than it won where it bid games the heuristic would not (the best of many noisy
+candidates flatters, and its worlds ignore what the other seats' bids say),
+while the games it refused to bid were mostly lost ones.  ``anchored=False``
+lets the search's best expected score decide alone (the game review judges
+with it).
 
-After the skat is taken the discard and declaration are chosen by the same
+Passing is valued at ``PASS_WORTH`` = 0 on this scale; ``risk`` (points per
+game, default ``RISK``) raises the bar.
+
+After the skat is taken the discard and declaration are valued by the same
 scoring over sampled defender hands: the candidates are every game with the
 heuristic's best discard for it (nulls also ouvert), restricted to declarations
 the engine allows at the bid; for the two games that come out best, the next
 discards of the heuristic's ranking of all 66 pairs are valued beside them
 (``DISCARD_PAIRS`` per game in all; measured in docs/bidding.md to lose nothing
-against all 66).
+against all 66).  Anchored, the heuristic's hand-or-skat, discard and game stand
+unless another scores higher and at least as well in every world (a sure schwarz
+is declared ouvert), or is better by ``margin`` standard errors of the paired
+difference over the same worlds (default ``SWITCH_MARGIN``: never, as measured);
+unanchored, the best expected score is chosen.
 
 The evaluation of a hand is cached for the whole bidding (the hand does not
 change, only the bid).  Worlds and playouts are seeded from the player's
@@ -49,6 +60,7 @@ far (at least one batch).
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -70,8 +82,21 @@ from .playout import PublicPosition, playout_worlds
 
 PASS_WORTH = 0.0
 """Expected Seeger-Fabian difference of passing (see the module doc)."""
-DEFENDER_BONUS = 80
-"""What a lost game gives the two defenders together (+40 each)."""
+DEFENDER_BONUS = 40
+"""What a lost game costs the declarer beyond his own score, measured against a rival:
++40 to each defender, so -40 against the mean of the other two players (the
+``relative`` figure of ``engine.tools.bidding_duel``) and against a defending rival in
+a paired tournament."""
+RISK = 15.0
+"""Default ``risk``: the bidder goes on only while the best game is expected to gain more
+than this (Seeger-Fabian points against the other two); measured in docs/bidding.md."""
+SWITCH_MARGIN = math.inf
+"""Default ``margin``: the search overrides the heuristic's choice of hand or skat, game
+and discard only where its choice is better by this many standard errors of the paired
+difference over the same worlds.  Measured in docs/bidding.md: overriding at 2 or 4
+standard errors lost against keeping the heuristic's choice (the best of many noisy
+estimates flatters, grands most), so by default only an option at least as good in
+every world replaces the heuristic's."""
 DISCARD_PAIRS = 8
 """Discards valued per game at the real discard decision, the heuristic's best first."""
 DISCARD_GAMES = 2
@@ -287,9 +312,10 @@ class SearchBidder:
 
     name = "search"
 
-    def __init__(self, simulations: int = 100, seed: int | None = None, risk: float = 0.0,
+    def __init__(self, simulations: int = 100, seed: int | None = None, risk: float = RISK,
                  informed: bool = True, valuation: str = "playout", discard_pairs: int = DISCARD_PAIRS,
-                 discard_games: int = DISCARD_GAMES) -> None:
+                 discard_games: int = DISCARD_GAMES, anchored: bool = True,
+                 margin: float = SWITCH_MARGIN) -> None:
         if simulations < 1:
             raise ValueError("the search bidder needs at least one simulation")
         if valuation not in VALUATIONS:
@@ -301,6 +327,12 @@ class SearchBidder:
         self.discard_games = discard_games
         """Games (the best with the heuristic's discard) whose further discards are searched."""
         self.risk = risk
+        self.anchored = anchored
+        """The heuristic proposes, the search disposes: the bidder never bids above the
+        heuristic's limit, and keeps the heuristic's hand-or-skat, game and discard unless
+        the search finds another clearly better (``margin``).  False: the search's best
+        expected score decides alone (the game review's judge)."""
+        self.margin = margin
         self.informed = informed
         self.rng = random.Random(seed)
         self._cache: dict[tuple[Mask, int], HandEvaluation] = {}
@@ -381,19 +413,39 @@ class SearchBidder:
         return limit
 
     def bid_limit(self, view: GameState, worlds: int, stop=None) -> int:
-        """The highest bid whose best candidate still beats passing (0: pass)."""
-        return self._limit_of(self.evaluate_hand(view, worlds, stop), self.risk)
+        """The highest bid whose best candidate still beats passing (0: pass); anchored, at
+        most the heuristic's limit."""
+        limit = self._limit_of(self.evaluate_hand(view, worlds, stop), self.risk)
+        if self.anchored:
+            seat = view.perspective if view.perspective is not None else view.to_move
+            limit = min(limit, hand_eval.bid_limit(view.hands[seat], seat))
+        return limit
 
     def _bidding_move(self, view, worlds, stop):
         stake = view.bid if view.awaiting_listener else (view.next_bid() or view.bid)
+        seat = view.to_move
+        cap = hand_eval.bid_limit(view.hands[seat], seat) if self.anchored else None
+        if cap is not None and cap < stake:
+            # the heuristic passes here: the search only ever lowers its limit
+            self.last_analysis = self._stamped(ContractAnalysis(
+                view.phase.value, seat, stake, 0, (), cap, player=self.name,
+                note=f"passes: the heuristic's hand estimate goes to {cap} at most"), True)
+            return Pass()
+
+        def capped(limit: int) -> int:
+            return limit if cap is None else min(limit, cap)
 
         def progress(evaluation: HandEvaluation) -> None:
-            limit = self._limit_of(evaluation, self.risk)
+            limit = capped(self._limit_of(evaluation, self.risk))
             self._snapshot(self._stamped(self._bidding_analysis(view, evaluation, stake, limit), False))
 
         evaluation = self.evaluate_hand(view, worlds, stop, progress if self._report else None)
-        most = self._limit_of(evaluation, self.risk)
-        self.last_analysis = self._stamped(self._bidding_analysis(view, evaluation, stake, most), True)
+        searched = self._limit_of(evaluation, self.risk)
+        most = capped(searched)
+        analysis = self._bidding_analysis(view, evaluation, stake, most)
+        if cap is not None and searched > cap:
+            analysis = replace(analysis, note=f"the heuristic's hand estimate caps the bid at {cap}")
+        self.last_analysis = self._stamped(analysis, True)
         if view.awaiting_listener:
             return Hold() if view.bid <= most else Pass()
         step = view.next_bid()
@@ -401,11 +453,14 @@ class SearchBidder:
 
     def _skat_move(self, view, worlds, stop):
         def progress(evaluation: HandEvaluation) -> None:
-            hand = evaluation.expected(view.bid)[1]
+            hand = self._anchored_hand_game(view, evaluation) if self.anchored else evaluation.expected(view.bid)[1]
             self._snapshot(self._stamped(self._bidding_analysis(view, evaluation, view.bid, None, hand), False))
 
         evaluation = self.evaluate_hand(view, worlds, stop, progress if self._report else None)
-        _, hand_decl = evaluation.expected(view.bid)
+        if self.anchored:
+            hand_decl = self._anchored_hand_game(view, evaluation)
+        else:
+            _, hand_decl = evaluation.expected(view.bid)
         if hand_decl is not None and view.declaration_problem(hand_decl) is not None:
             hand_decl = None
         self.last_analysis = self._stamped(self._bidding_analysis(view, evaluation, view.bid, None, hand_decl),
@@ -413,6 +468,21 @@ class SearchBidder:
         if hand_decl is not None:
             return Declare(hand_decl)
         return PickUp(view.skat if view.skat_known else None)
+
+    def _anchored_hand_game(self, view: GameState, evaluation: HandEvaluation) -> Declaration | None:
+        """The heuristic's hand-or-skat choice (None: the skat), unless the search values
+        another clearly higher (``margin`` standard errors over the same worlds)."""
+        seat, bid = view.declarer, view.bid
+        proposed = hand_eval.hand_decision(view.hands[seat], seat, bid)
+        base_decl = proposed.declaration if proposed is not None else None
+        games = {o.declaration: o for o in evaluation.hand_games
+                 if view.declaration_problem(o.declaration) is None}
+        if base_decl is not None and base_decl not in games:
+            base_decl = None
+        values = {None: (evaluation.skat_scores(bid), evaluation.skat_expected(bid))}
+        for decl, outcome in games.items():
+            values[decl] = (outcome.scores(bid), outcome.expected(bid, self.valuation))
+        return _clear_choice(values, base_decl, self.margin)
 
     # ------------------------------------------------------------ before the skat
 
@@ -531,11 +601,12 @@ class SearchBidder:
         if not options:
             option = hand_eval.choose_best(hand_eval.declaration_options(cards, seat), view.bid)
             return option.declaration, option.discard
+        proposed = hand_eval.choose_best(options[:own], view.bid) if self.anchored else None
         more = self._more_discards(view, cards, options[:own], worlds, stop)
         if more:
             options = options[:own] + more + options[own:]
             own += len(more)
-        best = self._value_options(view, cards, options, own, worlds, stop)
+        best = self._value_options(view, cards, options, own, worlds, stop, proposed=proposed)
         self._plans[(cards & ~best.discard, best.discard)] = best.declaration
         return best.declaration, best.discard
 
@@ -560,10 +631,12 @@ class SearchBidder:
         return more
 
     def _value_options(self, view: GameState, twelve: Mask, options: list[hand_eval.Option], own: int,
-                       worlds: int, stop, planned: Declaration | None = None) -> hand_eval.Option:
+                       worlds: int, stop, planned: Declaration | None = None,
+                       proposed: hand_eval.Option | None = None) -> hand_eval.Option:
         """Each option (a game and its discard) played out over the same sampled worlds, batch
         by batch with a snapshot after each; the best of the first ``own`` is chosen (``planned``
-        instead, if given) and ``last_analysis`` lists them all."""
+        instead, if given; with ``proposed``, the heuristic's option, that one unless another
+        is clearly better) and ``last_analysis`` lists them all."""
         seat = view.declarer
         sampler = WorldSampler(view, self.informed)
         rng = random.Random(self.rng.getrandbits(62))
@@ -578,19 +651,26 @@ class SearchBidder:
                 rows[number] += [_score(option.declaration, seat, twelve, r) for r in played]
             done += len(sample)
             if self._report is not None and done < worlds and self._snapshot_due():
-                self._snapshot(self._stamped(self._options_analysis(view, options, rows, own, planned)[0], False))
-        analysis, best = self._options_analysis(view, options, rows, own, planned)
+                self._snapshot(self._stamped(self._options_analysis(view, options, rows, own, planned,
+                                                                    proposed)[0], False))
+        analysis, best = self._options_analysis(view, options, rows, own, planned, proposed)
         self.last_analysis = self._stamped(analysis, True)
         return best
 
     def _options_analysis(self, view: GameState, options: list[hand_eval.Option], rows, own: int,
-                          planned: Declaration | None) -> tuple[ContractAnalysis, hand_eval.Option]:
+                          planned: Declaration | None, proposed: hand_eval.Option | None = None
+                          ) -> tuple[ContractAnalysis, hand_eval.Option]:
         valued = []
         for option, option_rows in zip(options, rows):
             outcome = _outcomes(option.declaration, option_rows)
             valued.append((option, outcome, outcome.expected(view.bid, self.valuation)))
         mine = valued[:own]
         chosen = next((v for v in mine if v[0].declaration == planned), None) if planned is not None else None
+        base = next((i for i, v in enumerate(mine) if v[0] is proposed), None) if proposed is not None else None
+        if chosen is None and base is not None:
+            pick = _clear_choice({i: (out.scores(view.bid), e) for i, (_, out, e) in enumerate(mine)}, base,
+                                 self.margin)
+            chosen = mine[pick]
         if chosen is None:
             chosen = max(mine, key=lambda v: v[2])  # the first of equals, as before
         candidates = tuple(ContractCandidate.of(game_name(o.declaration), o.discard, out, e, o is chosen[0],
@@ -628,8 +708,28 @@ class SearchBidder:
         planned = self._plans.get((kept, view.discard))
         if planned is not None and view.declaration_problem(planned) is not None:
             planned = None
+        proposed = hand_eval.choose_best(options, view.bid) if self.anchored and planned is None else None
         return self._value_options(view, kept | view.discard, options, len(options), worlds, stop,
-                                   planned).declaration
+                                   planned, proposed).declaration
+
+
+def _clear_choice(values: dict, base, margin: float):
+    """The key of ``values`` (key -> (per-world scores, expected score), all over the same
+    worlds) to choose: ``base`` unless another's expected score beats it and it scores at
+    least as well in every world, or its gain exceeds ``margin`` standard errors of the
+    paired per-world difference; then the best of those."""
+    base_scores, base_expected = values[base]
+    best, best_expected = base, base_expected
+    n = len(base_scores)
+    for key, (scores, expected) in values.items():
+        gain = expected - base_expected
+        if key == base or gain <= 0 or expected <= best_expected or n < 1:
+            continue
+        diff = scores - base_scores
+        dominates = bool((diff >= 0).all())
+        if dominates or (n > 1 and gain > margin * float(diff.std(ddof=1)) / np.sqrt(n)):
+            best, best_expected = key, expected
+    return best
 
 
 def _with_hand(hands: tuple[Mask, Mask, Mask], seat: int, cards: Mask) -> tuple[Mask, Mask, Mask]:

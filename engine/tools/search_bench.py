@@ -280,7 +280,10 @@ def inference_rows(quick: bool) -> list[BenchRow]:
 
 
 def _contract_positions(count: int, phase: Phase, seed: int = 11) -> list[GameState]:
-    """Fresh deals at the first bid, or games bid by heuristic players at the discard."""
+    """Fresh deals at the first bid of a hand the heuristic's estimate bids (the search bidder
+    values only those: it never bids above that limit), or games bid by heuristic players
+    at the discard."""
+    from ..players import hand_eval
     from ..players.heuristic import HeuristicPlayer
 
     positions = []
@@ -291,6 +294,8 @@ def _contract_positions(count: int, phase: Phase, seed: int = 11) -> list[GameSt
         players = [HeuristicPlayer(i) for i in range(3)]
         while phase != Phase.BIDDING and not state.is_over and state.phase not in (phase, Phase.PLAY):
             state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+        if phase == Phase.BIDDING and hand_eval.bid_limit(state.hands[state.to_move], state.to_move) < 18:
+            continue
         if state.phase == phase:
             positions.append(state)
     return positions
@@ -334,7 +339,8 @@ def contract_rows(quick: bool) -> list[BenchRow]:
             best = best_of_alternating_rounds(
                 lambda threads: _contract_decisions_per_second(spec, positions, threads), rounds)
             for threads in (1, 2):
-                note = (f"first bid of a fresh hand" if phase == Phase.BIDDING else "twelve cards after the skat")
+                note = ("first bid of a fresh hand the heuristic bids" if phase == Phase.BIDDING
+                        else "twelve cards after the skat")
                 note += f", {count} positions, best of {rounds}"
                 if threads == 2:
                     note += "; two decisions side by side"

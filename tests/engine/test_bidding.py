@@ -3,6 +3,7 @@ honesty, legality and determinism of its decisions, and a seeded game series."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import numpy as np
@@ -38,16 +39,17 @@ def middlehand_view(hand: int, seed: int = 0) -> GameState:
 
 
 def test_outcomes_score_won_lost_and_overbid_games_as_seeger_fabian_differences():
-    # a grand worth 48 won, one lost, and the same games at a bid of 50 (overbid: lost at 72)
+    # a grand worth 48 won, one lost, and the same games at a bid of 50 (overbid: lost at 72);
+    # a loss also costs the +40 a defending rival gets
     grand = Outcomes(Declaration(GameType.GRAND), np.array([48, 48]), np.array([True, False]),
                      np.array([70, 50]), np.array([False, False]))
-    assert list(grand.scores(48)) == [98.0, -96 - 50 - 80]
-    assert list(grand.scores(50)) == [-144 - 50 - 80] * 2
+    assert list(grand.scores(48)) == [98.0, -96 - 50 - 40]
+    assert list(grand.scores(50)) == [-144 - 50 - 40] * 2
     # null (23) at 24 is an overbid and is lost as null hand (35)
     null = Outcomes(Declaration(GameType.NULL), np.array([23]), np.array([True]), np.array([0]),
                     np.array([False]))
     assert list(null.scores(23)) == [73.0]
-    assert list(null.scores(24)) == [-70 - 50 - 80]
+    assert list(null.scores(24)) == [-70 - 50 - 40]
 
 
 def test_a_strong_hand_bids_high_and_a_weak_hand_passes():
@@ -153,3 +155,31 @@ def test_skat_discard_and_declaration_are_searched_and_legal():
     declare = bidder.choose(state.view(MIDDLEHAND))
     assert isinstance(declare, Declare) and declare.declaration.game.name.lower() == chosen[0]["game"]
     assert state.declaration_problem(declare.declaration) is None
+
+
+def test_anchored_the_search_never_bids_above_the_heuristics_limit_and_can_refuse_below_it():
+    from engine.players import hand_eval
+
+    rng = random.Random(5)
+    refused = 0
+    for _ in range(12):
+        deal = Deal.shuffled(rng.getrandbits(32))
+        view = GameState.new(deal).view(MIDDLEHAND)
+        cap = hand_eval.bid_limit(view.hands[MIDDLEHAND], MIDDLEHAND)
+        anchored = SearchBidder(20, seed=1).bid_limit(view, 20)
+        free = SearchBidder(20, seed=1, anchored=False).bid_limit(view, 20)
+        assert anchored == min(free, cap)
+        refused += anchored < cap
+    assert refused > 0  # the search lowers some of the heuristic's limits
+
+
+def test_a_choice_replaces_the_heuristics_only_when_clearly_better():
+    from engine.players.bidding import _clear_choice
+
+    base = (np.array([10.0, 10.0, 10.0, 10.0]), 10.0)
+    noisy = (np.array([100.0, -60.0, 90.0, -50.0]), 20.0)  # higher on average, worse in two worlds
+    sure = (np.array([12.0, 12.0, 11.0, 10.0]), 11.25)  # never worse
+    assert _clear_choice({"h": base, "n": noisy}, "h", math.inf) == "h"
+    assert _clear_choice({"h": base, "n": noisy}, "h", 0.1) == "n"
+    assert _clear_choice({"h": base, "n": noisy, "s": sure}, "h", math.inf) == "s"
+    assert _clear_choice({"h": base, "s": sure, "n": noisy}, "h", 0.1) == "n"  # the best of the clear ones

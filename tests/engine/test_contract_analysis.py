@@ -18,6 +18,8 @@ from engine.service import analyze
 
 SEARCH = "mcu:simulations=30,bidding=search"
 HAND = "SJ.CA.CT.C9.C8.SA.HK.H7.D8.D9"  # one jack: takes the skat
+BIDDING_HAND = "CJ.SJ.CA.CT.C9.C8.SA.HK.H7.D8"
+"""A hand the heuristic's estimate bids (so the search bidder values it: it only lowers that limit)."""
 
 
 def deal_with(middlehand: str, seed: int = 0) -> Deal:
@@ -44,7 +46,7 @@ def decide(spec: str, state: GameState, seed: int = 4):
 def test_every_contract_decision_reports_its_candidates_and_marks_the_move_it_makes():
     state = won_by_middlehand()
     # bidding: middlehand's first word, before the bids above
-    bidding, _ = decide(SEARCH, GameState.new(deal_with(HAND)))
+    bidding, _ = decide(SEARCH, GameState.new(deal_with(BIDDING_HAND)))
     analysis = bidding.analysis
     assert isinstance(analysis, ContractAnalysis) and analysis.phase == "bidding" and analysis.final
     assert analysis.bid == 18 and analysis.simulations == 30
@@ -116,7 +118,7 @@ def test_the_discard_snapshots_grow_batch_by_batch(monkeypatch):
 
 def test_the_bidding_snapshots_grow_batch_by_batch(monkeypatch):
     monkeypatch.setattr(bidding, "REPORT_INTERVAL", 0.0)
-    sent = snapshots_of("pimc:simulations=60,bidding=search", GameState.new(deal_with(HAND)))
+    sent = snapshots_of("pimc:simulations=60,bidding=search", GameState.new(deal_with(BIDDING_HAND)))
     assert [(s.simulations, s.final) for s in sent] == [(25, False), (50, False), (60, True)]
 
 
@@ -144,7 +146,8 @@ def test_a_contract_decision_keeps_its_budget_in_worlds_or_seconds():
         decision = make_player(parse_spec("pimc:bidding=search"), 3).choose(view, limit)
         assert decision.analysis.simulations == worlds and decision.analysis.limit == limit
         assert all(c.simulations == worlds for c in decision.analysis.candidates)
-    bid = make_player(parse_spec("mcu:time=0,bidding=search"), 3).choose(GameState.new(deal_with(HAND)).view(1))
+    bid = make_player(parse_spec("mcu:time=0,bidding=search"), 3).choose(
+        GameState.new(deal_with(BIDDING_HAND)).view(1))
     assert bid.analysis.simulations == bidding.BATCH_WORLDS and bid.analysis.limit == Limit(time=0)
 
 
