@@ -87,7 +87,7 @@ DEFENDER_BONUS = 40
 +40 to each defender, so -40 against the mean of the other two players (the
 ``relative`` figure of ``engine.tools.bidding_duel``) and against a defending rival in
 a paired tournament."""
-RISK = 15.0
+RISK = 0.0
 """Default ``risk``: the bidder goes on only while the best game is expected to gain more
 than this (Seeger-Fabian points against the other two); measured in docs/bidding.md."""
 SWITCH_MARGIN = math.inf
