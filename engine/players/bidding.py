@@ -426,10 +426,14 @@ class SearchBidder:
         seat = view.to_move
         cap = hand_eval.bid_limit(view.hands[seat], seat) if self.anchored else None
         if cap is not None and cap < stake:
-            # the heuristic passes here: the search only ever lowers its limit
-            self.last_analysis = self._stamped(ContractAnalysis(
-                view.phase.value, seat, stake, 0, (), cap, player=self.name,
-                note=f"passes: the heuristic's hand estimate goes to {cap} at most"), True)
+            # the heuristic passes here: the search only ever lowers its limit, so no world is
+            # valued; the analysis shows the heuristic's estimates and why
+            from .heuristic import HeuristicPlayer
+
+            estimates = HeuristicPlayer()._bidding_analysis(view)
+            self.last_analysis = self._stamped(replace(
+                estimates, player=self.name,
+                note=f"the search bids only below the heuristic's limit; {estimates.note}"), True)
             return Pass()
 
         def capped(limit: int) -> int:

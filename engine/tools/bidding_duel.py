@@ -32,8 +32,17 @@ from ..players.registry import make_player, parse_spec
 from ..series import play_game
 
 
-def _play(deal: Deal, specs: list[str], seed: int) -> GameState:
-    return play_game(deal, [make_player(parse_spec(spec), seed * 3 + s) for s, spec in enumerate(specs)])
+def _play(deal: Deal, specs: list[str], seed: int, tuned: int | None = None, bidder: dict | None = None
+          ) -> GameState:
+    """One game; the player in seat ``tuned`` gets ``bidder``'s settings on its search bidder."""
+    players = [make_player(parse_spec(spec), seed * 3 + s) for s, spec in enumerate(specs)]
+    if tuned is not None and bidder:
+        search = getattr(players[tuned], "bidder", None)
+        if search is None:
+            raise ValueError(f"{specs[tuned]} has no search bidder to set {', '.join(bidder)} on")
+        for name, value in bidder.items():
+            setattr(search, name, value)
+    return play_game(deal, players)
 
 
 def _sf(state: GameState, seat: int) -> int:
@@ -49,7 +58,8 @@ def _relative(state: GameState, seat: int) -> float:
     return sf[seat] - (sum(sf) - sf[seat]) / 2
 
 
-def duel(base: str, test: str, deals: int, seed: int, progress=None) -> dict:
+def duel(base: str, test: str, deals: int, seed: int, progress=None, bidder: dict | None = None) -> dict:
+    """``bidder``: settings of the test player's ``SearchBidder`` (risk, margin, anchored)."""
     diffs, relative, stats = [], [], {"base": Counter(), "test": Counter()}
     for number in range(deals):
         deal = Deal.shuffled(seed * 1_000_003 + number)
@@ -59,7 +69,7 @@ def duel(base: str, test: str, deals: int, seed: int, progress=None) -> dict:
         for seat in range(3):
             specs = [base] * 3
             specs[seat] = test
-            test_game = _play(deal, specs, player_seed)
+            test_game = _play(deal, specs, player_seed, seat, bidder)
             own += _sf(test_game, seat) - _sf(base_game, seat)
             rel += _relative(test_game, seat) - _relative(base_game, seat)
             for label, game in (("base", base_game), ("test", test_game)):
@@ -102,16 +112,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--test", default="mcu:simulations=100,bidding=search")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--risk", type=float, help="the test bidder's risk (points per game)")
+    parser.add_argument("--margin", type=float,
+                        help="the test bidder's margin in standard errors (inf: keep the heuristic's choice)")
+    parser.add_argument("--unanchored", action="store_true",
+                        help="the test bidder decides by the search alone, not below the heuristic's limit")
     args = parser.parse_args(argv)
+    bidder = {name: value for name, value in (("risk", args.risk), ("margin", args.margin)) if value is not None}
+    if args.unanchored:
+        bidder["anchored"] = False
 
     def progress(done, diffs, relative):
         if done % 25 == 0:
             print(f"{done} deals: own {_interval(diffs)}, relative {_interval(relative)}", file=sys.stderr,
                   flush=True)
 
-    out = duel(args.base, args.test, args.deals, args.seed, progress)
+    out = duel(args.base, args.test, args.deals, args.seed, progress, bidder)
     changed = sum(d != 0 for d in out["relative"])
-    print(f"{args.test} for one seat against {args.base} ({args.deals} deals, seed {args.seed}; "
+    settings = "".join(f", {name}={value}" for name, value in bidder.items())
+    print(f"{args.test}{settings} for one seat against {args.base} ({args.deals} deals, seed {args.seed}; "
           f"{changed} deals changed), SF points per game: own {_interval(out['diffs'])}, "
           f"relative to the other two {_interval(out['relative'])}")
     for label in ("base", "test"):

@@ -42,3 +42,14 @@ def test_search_bidding_is_not_clearly_worse_than_heuristic_bidding_in_a_paired_
     out = duel("mcu:simulations=100", "mcu:simulations=100,bidding=search", 200, 1)
     mean, _ = summary(out["relative"])
     assert mean > -10.0
+
+
+def test_the_duel_sets_the_test_bidders_options_and_refuses_them_without_a_search_bidder(capsys):
+    from engine.tools.bidding_duel import _play, main
+
+    with pytest.raises(ValueError, match="no search bidder"):
+        _play(Deal.shuffled(1), ["heuristic"] * 3, 1, 0, {"risk": 5.0})
+    main(["--base", "heuristic", "--test", "mcu:simulations=4,bidding=search", "--deals", "1", "--risk", "5",
+          "--margin", "inf", "--unanchored"])
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "risk=5.0, margin=inf, anchored=False for one seat against heuristic (1 deals" in first

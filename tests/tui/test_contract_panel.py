@@ -60,8 +60,10 @@ async def test_the_discard_hint_of_a_search_bidder_names_the_two_cards_and_the_g
 async def test_the_panel_shows_a_computer_bid_with_its_candidates(fast_settings):
     from engine.players.registry import make_player, parse_spec
 
-    # West (middlehand) bids first, to you: its bidding decision is the first on the panel
+    # West (middlehand) bids first, to you: its bidding decision is the first on the panel.
+    # Unanchored, the search values the hand the heuristic's estimate would pass at once.
     west = make_player(parse_spec("mcu:simulations=20,bidding=search"), 5)
+    west.bidder.anchored = False
     app = SkatApp(session=TableSession.new(SEED, series_save_path()), settings=fast_settings,
                   players={1: west, 2: PassivePlayer()})
     async with app.run_test(size=(120, 32)) as pilot:
@@ -81,6 +83,26 @@ async def test_the_panel_shows_a_computer_bid_with_its_candidates(fast_settings)
         assert len(games) == len(analysis.candidates) == 8
         assert any("take the skat" in g for g in games) and any("Grand hand" in g for g in games)
         assert sum(g.startswith("▶") for g in games) == (0 if analysis.passes else 1)
+
+
+async def test_an_anchored_search_bidder_passing_without_worlds_shows_the_heuristics_estimates(fast_settings):
+    from engine.players.registry import make_player, parse_spec
+
+    west = make_player(parse_spec("mcu:simulations=20,bidding=search"), 5)
+    app = SkatApp(session=TableSession.new(SEED, series_save_path()), settings=fast_settings,
+                  players={1: west, 2: PassivePlayer()})
+    async with app.run_test(size=(120, 32)) as pilot:
+        screen = table(app)
+        panel = screen.query_one(DebugPanel)
+        await wait_until(pilot, lambda: isinstance(panel.analysis, ContractAnalysis) and panel.analysis.final,
+                         timeout=60)
+        analysis = panel.analysis
+        assert analysis.phase == "bidding" and analysis.seat == 1 and analysis.passes
+        assert analysis.simulations == 0 and analysis.candidates
+        lines = panel.plain().splitlines()[1 if panel.note else 0:]
+        assert lines[0].startswith(f"{screen.names[1]} (mcu:simulations=20,bidding=search): hand estimates, "
+                                   "no worlds · bidding at 18: passes")
+        assert "the search bids only below the heuristic's limit; no game with a win chance" in lines[1]
 
 
 async def test_the_panel_gives_the_heuristics_reason_for_its_bid(fast_settings):
@@ -117,8 +139,10 @@ class SteadyClockPlayer(Player):
 
 def test_the_panel_with_a_bidding_analysis(snap_compare, fast_settings):
     spec = "mcu:simulations=20,bidding=search"
-    app = SkatApp(session=TableSession.new(SEED, series_save_path()), settings=fast_settings,
-                  players={1: SteadyClockPlayer(spec, 5), 2: SteadyClockPlayer(spec, 6)})
+    players = {1: SteadyClockPlayer(spec, 5), 2: SteadyClockPlayer(spec, 6)}
+    for player in players.values():
+        player.inner.bidder.anchored = False  # the search values hands the heuristic would pass at once
+    app = SkatApp(session=TableSession.new(SEED, series_save_path()), settings=fast_settings, players=players)
 
     async def bidding(pilot):
         screen = table(app)
