@@ -12,9 +12,14 @@ from engine.players.registry import make_player, parse_spec
 from engine.rules import MIDDLEHAND
 from engine.series import play_game
 
-HOPELESS_DEALS = ((4261, 57), (4266, 72))
+HOPELESS_DEALS = ((4261, 57), (4329, 61), (4411, 46))
 """Deals (``Deal.shuffled`` seed, first player seed) where the heuristic bids
-middlehand's hand (to 66 and 36), declares and loses in heuristic self-play."""
+middlehand's hand, declares and loses in heuristic self-play, and both
+valuations refuse it.  Not every such hand is refused: of the nine lost ones
+among the deals 4267-4411 (player seed: deal seed mod 97) both passed two, and
+deal 4266, which the heuristic bids to 36 and loses, the solver values above
+passing up to 30 (docs/strength.md: the valuation tells lost games from won ones
+only weakly)."""
 
 
 @pytest.mark.parametrize(("deal_seed", "player_seed"), HOPELESS_DEALS)
@@ -35,13 +40,13 @@ def test_the_search_bidder_passes_a_hand_the_heuristic_bids_and_loses(deal_seed,
 @pytest.mark.slow
 def test_search_bidding_is_not_clearly_worse_than_heuristic_bidding_in_a_paired_series():
     """The duel of docs/strength.md (one seat switched to search bidding, MCU at 100
-    worlds, 200 deals): measured -5.1 ± 5.9 relative points per game.  Search bidding
-    must not fall clearly further behind the heuristic's on these deals."""
+    worlds, 200 deals): measured +1.7 ± 3.4 relative points per game.  Search bidding
+    must not fall clearly behind the heuristic's on these deals."""
     from engine.tools.bidding_duel import duel, summary
 
     out = duel("mcu:simulations=100", "mcu:simulations=100,bidding=search", 200, 1)
     mean, _ = summary(out["relative"])
-    assert mean > -10.0
+    assert mean > -5.0
 
 
 def test_the_duel_sets_the_test_bidders_options_and_refuses_them_without_a_search_bidder(capsys):
