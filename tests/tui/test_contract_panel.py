@@ -57,52 +57,49 @@ async def test_the_discard_hint_of_a_search_bidder_names_the_two_cards_and_the_g
         assert len(chosen_rows) == 1 and CardSet(decision.move.cards).unicode() in chosen_rows[0]
 
 
-async def test_the_panel_shows_a_computer_bid_with_its_candidates(fast_settings):
-    from engine.players.registry import make_player, parse_spec
-
-    # West (middlehand) bids first, to you: its bidding decision is the first on the panel.
-    # Unanchored, the search values the hand the heuristic's estimate would pass at once.
-    west = make_player(parse_spec("mcu:simulations=20,bidding=search"), 5)
-    west.bidder.anchored = False
-    app = SkatApp(session=TableSession.new(SEED, series_save_path()), settings=fast_settings,
+async def west_first_bid(settings, west: Player) -> tuple[ContractAnalysis, list[str], str]:
+    """West (middlehand) bids first, to you: its bidding decision is the first on the panel.
+    Its analysis, the panel's lines from West's heading on, and West's name."""
+    app = SkatApp(session=TableSession.new(SEED, series_save_path()), settings=settings,
                   players={1: west, 2: PassivePlayer()})
     async with app.run_test(size=(120, 32)) as pilot:
         screen = table(app)
         panel = screen.query_one(DebugPanel)
         await wait_until(pilot, lambda: isinstance(panel.analysis, ContractAnalysis) and panel.analysis.final,
                          timeout=60)
-        analysis = panel.analysis
-        assert analysis.phase == "bidding" and analysis.seat == 1 and analysis.simulations == 20
         lines = panel.plain().splitlines()
         if panel.note:  # East's pass after West's decision: a line above West's analysis
             lines = lines[1:]
-        assert lines[0].startswith(f"{screen.names[1]} (mcu:simulations=20,bidding=search, final): 20 worlds")
-        assert "bidding at 18:" in lines[0]
-        assert lines[1].startswith("declarer's card points")
-        games = lines[2:]
-        assert len(games) == len(analysis.candidates) == 8
-        assert any("take the skat" in g for g in games) and any("Grand hand" in g for g in games)
-        assert sum(g.startswith("▶") for g in games) == (0 if analysis.passes else 1)
+        return panel.analysis, lines, screen.names[1]
+
+
+async def test_the_panel_shows_a_computer_bid_with_its_candidates(fast_settings):
+    from engine.players.registry import make_player, parse_spec
+
+    # Unanchored, the search values the hand the heuristic's estimate would pass at once.
+    west = make_player(parse_spec("mcu:simulations=20,bidding=search"), 5)
+    west.bidder.anchored = False
+    analysis, lines, name = await west_first_bid(fast_settings, west)
+    assert analysis.phase == "bidding" and analysis.seat == 1 and analysis.simulations == 20
+    assert lines[0].startswith(f"{name} (mcu:simulations=20,bidding=search, final): 20 worlds")
+    assert "bidding at 18:" in lines[0]
+    assert lines[1].startswith("declarer's card points")
+    games = lines[2:]
+    assert len(games) == len(analysis.candidates) == 8
+    assert any("take the skat" in g for g in games) and any("Grand hand" in g for g in games)
+    assert sum(g.startswith("▶") for g in games) == (0 if analysis.passes else 1)
 
 
 async def test_an_anchored_search_bidder_passing_without_worlds_shows_the_heuristics_estimates(fast_settings):
     from engine.players.registry import make_player, parse_spec
 
     west = make_player(parse_spec("mcu:simulations=20,bidding=search"), 5)
-    app = SkatApp(session=TableSession.new(SEED, series_save_path()), settings=fast_settings,
-                  players={1: west, 2: PassivePlayer()})
-    async with app.run_test(size=(120, 32)) as pilot:
-        screen = table(app)
-        panel = screen.query_one(DebugPanel)
-        await wait_until(pilot, lambda: isinstance(panel.analysis, ContractAnalysis) and panel.analysis.final,
-                         timeout=60)
-        analysis = panel.analysis
-        assert analysis.phase == "bidding" and analysis.seat == 1 and analysis.passes
-        assert analysis.simulations == 0 and analysis.candidates
-        lines = panel.plain().splitlines()[1 if panel.note else 0:]
-        assert lines[0].startswith(f"{screen.names[1]} (mcu:simulations=20,bidding=search): hand estimates, "
-                                   "no worlds · bidding at 18: passes")
-        assert "the search bids only below the heuristic's limit; no game with a win chance" in lines[1]
+    analysis, lines, name = await west_first_bid(fast_settings, west)
+    assert analysis.phase == "bidding" and analysis.seat == 1 and analysis.passes
+    assert analysis.simulations == 0 and analysis.candidates
+    assert lines[0].startswith(f"{name} (mcu:simulations=20,bidding=search): hand estimates, "
+                               "no worlds · bidding at 18: passes")
+    assert "the search bids only below the heuristic's limit; no game with a win chance" in lines[1]
 
 
 async def test_the_panel_gives_the_heuristics_reason_for_its_bid(fast_settings):
