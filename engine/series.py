@@ -61,7 +61,12 @@ def deal_game(deal: Deal, rules: HouseRules = ISKO, kind: RoundGame | None = Non
 def play_game(deal: Deal, players: list[Player] | tuple[Player, ...], limit: Limit | None = None,
               rules: HouseRules = ISKO) -> GameState:
     """Play one game to its end by ``rules``; ``players[seat]`` decides for that seat (0 = forehand)."""
-    state = GameState.new(deal, rules)
+    return finish_game(GameState.new(deal, rules), players, limit)
+
+
+def finish_game(state: GameState, players: list[Player] | tuple[Player, ...], limit: Limit | None = None
+                ) -> GameState:
+    """Play ``state`` on to its end; ``players[seat]`` decides for that seat from now on."""
     for seat, player in enumerate(players):
         player.new_game(seat)
     while not state.is_over:

@@ -430,7 +430,7 @@ class SearchBidder:
             # valued; the analysis shows the heuristic's estimates and why
             from .heuristic import HeuristicPlayer
 
-            estimates = HeuristicPlayer()._bidding_analysis(view)
+            estimates = HeuristicPlayer().bidding_analysis(view)
             self.last_analysis = self._stamped(replace(
                 estimates, player=self.name,
                 note=f"the search bids only below the heuristic's limit; {estimates.note}"), True)

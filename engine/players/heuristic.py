@@ -60,7 +60,7 @@ class HeuristicPlayer(Player):
             return Decision(Play(card), fallback_analysis(self.name, view, card, note) if note else None)
         if phase == Phase.BIDDING:
             move = self._bidding_move(view)
-            return Decision(move, self._bidding_analysis(view))
+            return Decision(move, self.bidding_analysis(view))
         if phase == Phase.SKAT:
             move = self._skat_move(view)
             return Decision(move, self._skat_analysis(view, move))
@@ -84,7 +84,8 @@ class HeuristicPlayer(Player):
         return ContractAnalysis(view.phase.value, seat, stake, 0, tuple(candidates), limit, player=self.name,
                                 note=note)
 
-    def _bidding_analysis(self, view: GameState) -> ContractAnalysis:
+    def bidding_analysis(self, view: GameState) -> ContractAnalysis:
+        """The hand estimates behind a bid, hold or pass at ``view``, and the limit they give."""
         seat = view.to_move
         hand = view.hands[seat]
         most = self.bid_limit(hand, seat)

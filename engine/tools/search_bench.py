@@ -75,8 +75,9 @@ def bench_games(seconds: float = 2.0, seed: int = 1) -> dict:
     return {"games_per_second": round(games / elapsed, 1), "games": games, "seconds": round(elapsed, 2)}
 
 
-def _first_trick_positions(count: int, seed: int = 99) -> list[GameState]:
-    """Games bid by heuristic players, at the opening lead (suit, grand and null as they come)."""
+def _heuristic_positions(count: int, seed: int, reached, wanted) -> list[GameState]:
+    """Fresh deals (seeds ``seed``, ``seed`` + 1, ...) played by heuristic players until
+    ``reached(state)`` holds or the game ends; the first ``count`` states ``wanted`` keeps."""
     from ..players.heuristic import HeuristicPlayer
 
     positions = []
@@ -85,11 +86,17 @@ def _first_trick_positions(count: int, seed: int = 99) -> list[GameState]:
         state = GameState.new(Deal.shuffled(seed + index))
         index += 1
         players = [HeuristicPlayer(i) for i in range(3)]
-        while not state.is_over and state.phase != Phase.PLAY:
+        while not state.is_over and not reached(state):
             state.push(players[state.to_move].choose(state.view(state.to_move)).move)
-        if state.phase == Phase.PLAY:
+        if wanted(state):
             positions.append(state)
     return positions
+
+
+def _first_trick_positions(count: int, seed: int = 99) -> list[GameState]:
+    """Games bid by heuristic players, at the opening lead (suit, grand and null as they come)."""
+    in_play = lambda state: state.phase == Phase.PLAY  # noqa: E731
+    return _heuristic_positions(count, seed, in_play, in_play)
 
 
 def _random_deal_positions(count: int, seed: int = 7) -> list[GameState]:
@@ -284,21 +291,13 @@ def _contract_positions(count: int, phase: Phase, seed: int = 11) -> list[GameSt
     values only those: it never bids above that limit), or games bid by heuristic players
     at the discard."""
     from ..players import hand_eval
-    from ..players.heuristic import HeuristicPlayer
 
-    positions = []
-    index = 0
-    while len(positions) < count:
-        state = GameState.new(Deal.shuffled(seed + index))
-        index += 1
-        players = [HeuristicPlayer(i) for i in range(3)]
-        while phase != Phase.BIDDING and not state.is_over and state.phase not in (phase, Phase.PLAY):
-            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
-        if phase == Phase.BIDDING and hand_eval.bid_limit(state.hands[state.to_move], state.to_move) < 18:
-            continue
-        if state.phase == phase:
-            positions.append(state)
-    return positions
+    if phase == Phase.BIDDING:
+        return _heuristic_positions(
+            count, seed, lambda state: True,
+            lambda state: hand_eval.bid_limit(state.hands[state.to_move], state.to_move) >= 18)
+    return _heuristic_positions(count, seed, lambda state: state.phase in (phase, Phase.PLAY),
+                                lambda state: state.phase == phase)
 
 
 def _contract_decisions_per_second(spec: str, positions: list[GameState], threads: int) -> float:

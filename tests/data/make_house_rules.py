@@ -17,6 +17,7 @@ from engine.game import Deal, GameState, Pass, Phase
 from engine.house_rules import PUB
 from engine.players.base import RandomPlayer
 from engine.record import GameRecord, format_record
+from engine.series import finish_game
 
 GAMES = (
     # (record ID, deal seed, the skat round's choices in turn)
@@ -41,13 +42,7 @@ def play(seed: int, skat_round: tuple[str, ...] | None) -> GameState:
             state.push(rng.choice(state.legal_moves()))
         else:
             state.push(state.parse_iss(choices.pop(0)))
-    players = [RandomPlayer(seed * 3 + seat) for seat in range(3)]
-    for seat, player in enumerate(players):
-        player.new_game(seat)
-    while not state.is_over:
-        seat = state.to_move
-        state.push(players[seat].choose(state.view(seat)).move)
-    return state
+    return finish_game(state, [RandomPlayer(seed * 3 + seat) for seat in range(3)])
 
 
 def main() -> None:

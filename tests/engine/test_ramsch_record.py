@@ -10,6 +10,7 @@ from engine.house_rules import ISKO, PUB, HouseRules
 from engine.players.base import RandomPlayer
 from engine.record import GameRecord, RecordError, format_record, parse_record, summary
 from engine.scoring import RamschResult
+from engine.series import finish_game
 from test_ramsch import ESCAPE, RAMSCH, SCHIEBEN, TAKES_ALL, cards, passed_in, play_out
 
 
@@ -17,13 +18,7 @@ def random_game(seed: int, rules: HouseRules, all_pass: bool) -> GameState:
     state = GameState.new(Deal.shuffled(seed), rules=rules)
     if all_pass:
         state.push_many([Pass(), Pass(), Pass()])
-    players = [RandomPlayer(seed * 3 + seat) for seat in range(3)]
-    for seat, player in enumerate(players):
-        player.new_game(seat)
-    while not state.is_over:
-        seat = state.to_move
-        state.push(players[seat].choose(state.view(seat)).move)
-    return state
+    return finish_game(state, [RandomPlayer(seed * 3 + seat) for seat in range(3)])
 
 
 @pytest.mark.parametrize("rules", [RAMSCH, SCHIEBEN, ESCAPE, PUB], ids=lambda r: r.describe())

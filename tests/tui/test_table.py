@@ -157,9 +157,9 @@ async def test_resume_after_interrupted_game(fast_settings):
         assert len(screen.query_one(HandRow).cards) == 10 - len(screen.state.tricks)
 
 
-async def test_a_fallback_that_fails_too_hands_the_seat_to_the_random_player(fast_settings, monkeypatch):
-    """E.g. a heuristic player that cannot decide in a phase of a house rule: the table must
-    not ask it again and again."""
+def crashing_west_app(fast_settings, monkeypatch, stand_in):
+    """A table whose West AI crashes; the table's fallback players are ``stand_in(kind)``.
+    Returns the app and the list of the kinds the table asked for."""
     import skat_tui.screens.table as table_module
     from skat_tui.players import PlayerChoice
 
@@ -167,51 +167,46 @@ async def test_a_fallback_that_fails_too_hands_the_seat_to_the_random_player(fas
 
     def fallback(kind, **params):
         asked.append(kind)
-        return PlayerChoice(CrashingPlayer() if kind == "heuristic" else PassivePlayer(), kind)
+        return PlayerChoice(stand_in(kind), kind)
 
     monkeypatch.setattr(table_module, "resolve_player", fallback)
-    app = new_app(fast_settings, players={1: CrashingPlayer(), 2: PassivePlayer()})
+    return new_app(fast_settings, players={1: CrashingPlayer(), 2: PassivePlayer()}), asked
+
+
+async def play_until_west_has_played(pilot, screen) -> None:
+    """Declare the game won in the bidding and play legal cards until West has had to play one."""
+    await win_the_bidding_to_the_declaration(pilot, screen)
+    await pilot.press("5", "enter")
+    state = screen.state
+    west = screen.positions.index(1)
+    while not any(s == west for s, m in state.moves if m.__class__.__name__ == "Play"):
+        await wait_until(pilot, lambda: screen.my_turn or state.is_over)
+        hand, legal = screen.query_one(HandRow).cards, state.legal_cards()
+        before = len(state.moves)
+        await pilot.press(key_for(next(i for i, c in enumerate(hand) if legal >> c & 1)))
+        await wait_until(pilot, lambda: len(state.moves) > before)
+
+
+async def test_a_fallback_that_fails_too_hands_the_seat_to_the_random_player(fast_settings, monkeypatch):
+    """E.g. a heuristic player that cannot decide in a phase of a house rule: the table must
+    not ask it again and again."""
+    app, asked = crashing_west_app(fast_settings, monkeypatch,
+                                   lambda kind: CrashingPlayer() if kind == "heuristic" else PassivePlayer())
     async with app.run_test() as pilot:
         screen = table(app)
-        await win_the_bidding_to_the_declaration(pilot, screen)
-        await pilot.press("5", "enter")
-        state = screen.state
-        west = screen.positions.index(1)
-        while not any(s == west for s, m in state.moves if m.__class__.__name__ == "Play"):
-            await wait_until(pilot, lambda: screen.my_turn or state.is_over)
-            hand, legal = screen.query_one(HandRow).cards, state.legal_cards()
-            before = len(state.moves)
-            await pilot.press(key_for(next(i for i, c in enumerate(hand) if legal >> c & 1)))
-            await wait_until(pilot, lambda: len(state.moves) > before)
+        await play_until_west_has_played(pilot, screen)
         assert asked == ["heuristic", "random"] and screen.players[1].kind == "random"
         errors = [n.message for n in app._notifications if n.title == "AI error"]
         assert "The heuristic player takes over" in errors[0] and "The random player takes over" in errors[1]
 
 
 async def test_ai_crash_falls_back_and_game_goes_on(fast_settings, monkeypatch):
-    import skat_tui.screens.table as table_module
-    from skat_tui.players import PlayerChoice
-
-    asked = []
-
-    def fallback(kind, **params):
-        asked.append(kind)
-        return PlayerChoice(PassivePlayer(), kind)  # stands in for the (slow to compile) heuristic player
-
-    monkeypatch.setattr(table_module, "resolve_player", fallback)
-    app = new_app(fast_settings, players={1: CrashingPlayer(), 2: PassivePlayer()})
+    # the passive player stands in for the (slow to compile) heuristic player
+    app, asked = crashing_west_app(fast_settings, monkeypatch, lambda kind: PassivePlayer())
     async with app.run_test() as pilot:
         screen = table(app)
-        await win_the_bidding_to_the_declaration(pilot, screen)
-        await pilot.press("5", "enter")
+        await play_until_west_has_played(pilot, screen)
         state = screen.state
-        # Play until West (the crashing AI) has had to play a card.
-        while not any(s == screen.positions.index(1) for s, m in state.moves if m.__class__.__name__ == "Play"):
-            await wait_until(pilot, lambda: screen.my_turn or state.is_over)
-            hand, legal = screen.query_one(HandRow).cards, state.legal_cards()
-            before = len(state.moves)
-            await pilot.press(key_for(next(i for i, c in enumerate(hand) if legal >> c & 1)))
-            await wait_until(pilot, lambda: len(state.moves) > before)
         assert asked == ["heuristic"] and screen.players[1].kind == "heuristic"
         assert not state.is_over or len(state.tricks) == 10
         assert any("AI error" == (n.title or "") for n in app._notifications)
