@@ -1,4 +1,4 @@
-from engine.tools.game_hashes import HEURISTIC_SPECS, SEARCH_SPECS, group_hash
+from engine.tools.game_hashes import HEURISTIC_SPECS, INFERENCE_SPECS, SEARCH_SPECS, group_hash
 
 
 def test_same_seed_same_hash_and_another_seed_another():
@@ -12,3 +12,11 @@ def test_search_group_plays_every_arrangement():
     digest, games = group_hash(SEARCH_SPECS, 1, seed=7)
     assert games == 6
     assert (digest, games) == group_hash(SEARCH_SPECS, 1, seed=7)
+
+
+def test_inference_group_is_seeded_and_uses_the_inference_sampler():
+    digest, games = group_hash(INFERENCE_SPECS, 1, seed=7)
+    assert games == 6
+    assert (digest, games) == group_hash(INFERENCE_SPECS, 1, seed=7)
+    informed = [spec.replace(",sampler=inference", "") for spec in INFERENCE_SPECS]
+    assert digest != group_hash(informed, 1, seed=7)[0]
