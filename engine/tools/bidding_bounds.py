@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 from collections import defaultdict
 from pathlib import Path
+
+import numpy as np
 
 from ..game import Bid, Hold
 from ..players import hand_eval
@@ -47,18 +50,35 @@ def passing_lost_games(outcomes: list[GameOutcome], spec: int) -> list[GameOutco
     return out
 
 
-@dataclasses.dataclass
-class Cell:
-    games: int = 0
-    won: int = 0
-    relative: float = 0.0
-    """Sum of the declarer's Seeger-Fabian points minus the mean of the other two's."""
+@dataclasses.dataclass(frozen=True)
+class DeclaredHand:
+    """A declared game as the declarer saw it when the bidding ended, and how it went."""
+
+    chance: float
+    """The heuristic's win chance of its best game worth the final bid (with the skat or hand)."""
+    family: str
+    """That game's family: suit, grand or null."""
+    hand_game: bool
+    bid: int
+    others: int
+    """The highest value the two other seats bid or held (0: neither did)."""
+    limit: int
+    """The heuristic's limit for the hand (``hand_eval.bid_limit``)."""
+    forehand: bool
+    won: bool
+    relative: float
+    """The declarer's Seeger-Fabian points minus the mean of the other two's."""
+
+    @property
+    def auction(self) -> str:
+        if self.others == 0:
+            return AUCTIONS[0]
+        return AUCTIONS[1] if self.others < self.limit else AUCTIONS[2]
 
 
-def declared_games(outcomes: list[GameOutcome], spec: int) -> dict[tuple[float, str], Cell]:
-    """``spec``'s declared games by (chance bin, auction): the bin is the heuristic's win chance
-    of the declarer's best game worth the final bid, rounded down to a tenth."""
-    cells: dict[tuple[float, str], Cell] = defaultdict(Cell)
+def declared_hands(outcomes: list[GameOutcome], spec: int) -> list[DeclaredHand]:
+    """Every game ``spec`` declared (Ramsch and passed-in deals have no declarer)."""
+    hands = []
     for outcome in outcomes:
         declarers = [i for i, seat in enumerate(outcome.seats) if seat.declarer_won or seat.declarer_lost]
         if not declarers or outcome.seats[declarers[0]].spec != spec:
@@ -68,23 +88,75 @@ def declared_games(outcomes: list[GameOutcome], spec: int) -> dict[tuple[float, 
         state = record.state_at(None)
         declarer = state.declarer
         hand = record.deal.hands[declarer]
-        chance = max((o.chance for o in (*hand_eval.skat_options(hand, declarer),
-                                         *hand_eval.hand_options(hand, declarer)) if o.value >= state.bid),
-                     default=0.0)
-        others = _others_highest(state, declarer)
-        if others == 0:
-            auction = AUCTIONS[0]
-        elif others < hand_eval.bid_limit(hand, declarer):
-            auction = AUCTIONS[1]
-        else:
-            auction = AUCTIONS[2]
+        options = [(o, False) for o in hand_eval.skat_options(hand, declarer)]
+        options += [(o, True) for o in hand_eval.hand_options(hand, declarer)]
+        best, hand_game = max(((o, h) for o, h in options if o.value >= state.bid), key=lambda x: x[0].chance,
+                              default=(None, False))
+        game = best.declaration.game if best is not None else state.declaration.game
         points = [seat.seeger_fabian for seat in outcome.seats]
         own = points[seat_index]
-        cell = cells[(min(int(chance * 10), 9) / 10, auction)]
+        hands.append(DeclaredHand(
+            chance=best.chance if best is not None else 0.0,
+            family=game.name.lower() if game.name in ("GRAND", "NULL") else "suit", hand_game=hand_game,
+            bid=state.bid, others=_others_highest(state, declarer), limit=hand_eval.bid_limit(hand, declarer),
+            forehand=declarer == 0, won=bool(outcome.seats[seat_index].declarer_won),
+            relative=own - (sum(points) - own) / 2))
+    return hands
+
+
+@dataclasses.dataclass
+class Cell:
+    games: int = 0
+    won: int = 0
+    relative: float = 0.0
+    """Sum of the declarer's Seeger-Fabian points minus the mean of the other two's."""
+
+
+def by_chance_and_auction(hands: list[DeclaredHand]) -> dict[tuple[float, str], Cell]:
+    """The hands by (chance bin, auction): the bin is the chance rounded down to a tenth."""
+    cells: dict[tuple[float, str], Cell] = defaultdict(Cell)
+    for hand in hands:
+        cell = cells[(min(int(hand.chance * 10), 9) / 10, hand.auction)]
         cell.games += 1
-        cell.won += outcome.seats[seat_index].declarer_won
-        cell.relative += own - (sum(points) - own) / 2
+        cell.won += hand.won
+        cell.relative += hand.relative
     return cells
+
+
+def _features(hands: list[DeclaredHand]) -> np.ndarray:
+    rows = []
+    for h in hands:
+        chance = min(max(h.chance, 0.01), 0.99)
+        rows.append([1.0, math.log(chance / (1 - chance)), h.family == "grand", h.family == "null", h.hand_game,
+                     h.bid / 24, h.others / 24, h.others == 0, h.auction == AUCTIONS[2], h.forehand, h.limit / 24])
+    return np.array(rows, float)
+
+
+def _logistic_fit(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, steps: int = 50) -> np.ndarray:
+    w = np.zeros(x.shape[1])
+    for _ in range(steps):  # Newton's method on the ridge-penalised log-likelihood
+        p = 1 / (1 + np.exp(-x @ w))
+        gradient = x.T @ (p - y) + ridge * w
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + ridge * np.eye(len(w))
+        w -= np.linalg.solve(hessian, gradient)
+    return w
+
+
+def learned_passes(hands: list[DeclaredHand], folds: int = 5, seed: int = 0) -> np.ndarray:
+    """Which hands a learned rule passes: a logistic model of the win on what the declarer
+    knew when the bidding ended (the heuristic's chance, the game family, hand or not, the
+    bid, how far the others bid, forehand, its limit), each hand predicted by a model fitted
+    on the other folds; passed where the expected relative score at the bid, won: bid + 50,
+    lost: -(2 bid + 50) - 40 for the rival, is below zero."""
+    x = _features(hands)
+    y = np.array([h.won for h in hands], float)
+    bid = np.array([h.bid for h in hands], float)
+    fold = np.random.default_rng(seed).integers(0, folds, len(hands))
+    p = np.zeros(len(hands))
+    for f in range(folds):
+        if (fold == f).any() and (fold != f).any():
+            p[fold == f] = 1 / (1 + np.exp(-x[fold == f] @ _logistic_fit(x[fold != f], y[fold != f])))
+    return p * (bid + 50) - (1 - p) * (2 * bid + 90) < 0
 
 
 def _others_highest(state, declarer: int) -> int:
@@ -119,7 +191,8 @@ def report(folder: str | Path) -> str:
                          f"{played['ci95']:.1f}, passing every lost game "
                          f"{sign * bound['seeger_fabian_per_game_difference']:+.1f} ± {bound['ci95']:.1f} "
                          f"SF points per game")
-        cells = declared_games(outcomes, index)
+        hands = declared_hands(outcomes, index)
+        cells = by_chance_and_auction(hands)
         lines += ["", "| chance | auction | games | won | relative SF per game |", "| ---: | --- | ---: | ---: | ---: |"]
         gain = 0.0
         for key in sorted(cells, key=lambda k: (k[0], AUCTIONS.index(k[1]))):
@@ -129,7 +202,13 @@ def report(folder: str | Path) -> str:
             gain -= min(0.0, cell.relative)
         per_spec_games = sum(1 for o in outcomes for seat in o.seats if seat.spec == index)
         lines += ["", f"Passing every group with a negative mean: at most {gain / per_spec_games:+.2f} SF points "
-                      f"per game ({per_spec_games:,} games of this player).", ""]
+                      f"per game ({per_spec_games:,} games of this player)."]
+        passed = [h for h, p in zip(hands, learned_passes(hands)) if p]
+        if passed:
+            lines.append(f"A learned rule (logistic, 5 folds) passes {len(passed):,} of {len(hands):,} declared games, "
+                         f"{sum(h.won for h in passed) / len(passed):.1%} of them won: at most "
+                         f"{-sum(h.relative for h in passed) / per_spec_games:+.2f} SF points per game.")
+        lines.append("")
     return "\n".join(lines)
 
 

@@ -34,7 +34,7 @@ def test_passing_the_lost_games_zeroes_exactly_those_and_can_only_raise_the_play
 def test_the_groups_hold_every_declared_game_once(run):
     journal = read_journal(run)
     for index in range(2):
-        cells = bidding_bounds.declared_games(journal.outcomes, index)
+        cells = bidding_bounds.by_chance_and_auction(bidding_bounds.declared_hands(journal.outcomes, index))
         declared = [s for o in journal.outcomes for s in o.seats
                     if s.spec == index and (s.declarer_won or s.declarer_lost)]
         assert sum(c.games for c in cells.values()) == len(declared)
@@ -42,8 +42,25 @@ def test_the_groups_hold_every_declared_game_once(run):
         assert {auction for _, auction in cells} <= set(bidding_bounds.AUCTIONS)
 
 
+def test_the_learned_rule_passes_the_hands_that_lose():
+    import random
+
+    rng = random.Random(1)
+    hands = []
+    for _ in range(600):
+        chance = rng.random()
+        won = rng.random() < chance ** 2  # the real win chance is lower than the estimate
+        hands.append(bidding_bounds.DeclaredHand(chance, "suit", False, 18, 0, 18, False, won,
+                                                 68.0 if won else -126.0))
+    passed = bidding_bounds.learned_passes(hands)
+    assert 0 < passed.sum() < len(hands)
+    # break-even at 18: p·68 = (1 - p)·126, p ≈ 0.65, so chance ≈ 0.8
+    assert max(h.chance for h, p in zip(hands, passed) if p) > 0.6
+    assert min(h.chance for h, p in zip(hands, passed) if not p) > 0.6
+
+
 def test_the_report_names_each_player_and_the_bounds(run, capsys):
     assert bidding_bounds.main([str(run)]) == 0
     out = capsys.readouterr().out
     assert "## random" in out and "passing every lost game" in out
-    assert "Passing every group with a negative mean: at most" in out
+    assert "Passing every group with a negative mean: at most" in out and "A learned rule" in out
