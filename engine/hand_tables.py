@@ -214,10 +214,25 @@ def expected_scores(chances: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=None)
+def matador_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``matador_counts`` by lookup: (16, 256) a suit game's matadors by the jack nibble and
+    the trump suit's byte (its jack bit ignored), (16,) grand's by the jack nibble."""
+    suit = np.zeros((16, 256), np.int64)
+    grand = np.zeros(16, np.int64)
+    for nibble in range(16):
+        jacks = sum(1 << _JACK_CARDS[i] for i in range(4) if nibble >> i & 1)
+        # clubs stands for any trump suit, as in ``_tables``
+        hands = np.array([jacks | ((byte & ~_JACK_BIT) << (8 * Suit.CLUBS)) for byte in range(256)], np.int64)
+        suit[nibble] = matador_counts(hands)[:, GameType.CLUBS]
+        grand[nibble] = matador_counts(np.array([jacks], np.int64))[0, GameType.GRAND]
+    return suit, grand
+
+
+@lru_cache(maxsize=None)
 def core_tables() -> tuple:
     """The tables and constants ``inference_core.declarer_mixture`` takes after its first six
     arguments, from ``hand_eval``'s own: side, suit_score, suit_count, tables, params,
-    base_values, null_values, trump_orders, trump_lengths, jack_cards, card_points."""
+    base_values, null_values, suit_matadors, grand_matadors, jack_cards, card_points."""
     t = _tables()
     rows = np.zeros((5, 256))
     rows[0, :16] = t["grand_score"]
@@ -233,14 +248,9 @@ def core_tables() -> tuple:
     base_values = np.array([GameType(g).base_value for g in range(5)], float)
     null_values = np.array([NULL_VALUES[(False, False)], NULL_VALUES[(False, True)],
                             NULL_VALUES[(True, False)], NULL_VALUES[(True, True)]], float)
-    trump_orders = np.zeros((5, 11), np.int64)
-    trump_lengths = np.zeros(5, np.int64)
-    for game in range(5):
-        order = trump_order_high_to_low(GameType(game))
-        trump_orders[game, :len(order)] = [int(c) for c in order]
-        trump_lengths[game] = len(order)
-    return (t["side"], t["suit_score"], t["suit_count"], rows, params, base_values, null_values, trump_orders,
-            trump_lengths, np.array(_JACK_CARDS, np.int64), np.array(CARD_POINTS, float))
+    suit_matadors, grand_matadors = matador_tables()
+    return (t["side"], t["suit_score"], t["suit_count"], rows, params, base_values, null_values, suit_matadors,
+            grand_matadors, np.array(_JACK_CARDS, np.int64), np.array(CARD_POINTS, float))
 
 
 def forehand_bonus(seat: int) -> np.ndarray:

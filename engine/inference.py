@@ -442,6 +442,8 @@ def draw_discards(view: GameState, base: WorldSampler, hands: np.ndarray, skats:
     the proposal; a world keeps the weight Z / m (Z: the allowed pairs' probability, m: their
     number, the informed sampler's share of the twelve).  Returns the new hands and skats, the
     log of that weight and the declarer's bidding mixture (which depends on the twelve only)."""
+    from .inference_core import pair_masks
+
     decl = view.declarer
     hands = hands.copy()
     available = hands[:, decl] | skats  # its cards in hand and the skat: the discard is two of these
@@ -449,10 +451,7 @@ def draw_discards(view: GameState, base: WorldSampler, hands: np.ndarray, skats:
     own = [s for s in bid_steps(view) if s.seat == decl]
     mixture, discard = _declarer_twelve(view, own, twelve & ~skats, skats)
     probabilities = discard_probabilities(discard.scores, discard.allowed, model)
-    bits = (twelve[:, None] >> np.arange(32)) & 1
-    cards = np.sort(np.argsort(-bits, axis=1, kind="stable")[:, :12], axis=1)
-    first, second = np.triu_indices(12, 1)  # the kernel's order of the pairs
-    pairs = np.left_shift(1, cards[:, first]) | np.left_shift(1, cards[:, second])
+    pairs = pair_masks(np.ascontiguousarray(twelve))  # the kernel's order of the pairs
     must_go = (available & shown_voids(view)[decl])[:, None]
     fits = (((pairs & ~available[:, None]) == 0) & ((pairs & base.fixed_hands[decl]) == 0)
             & ((must_go & ~pairs) == 0))

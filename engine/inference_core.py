@@ -102,20 +102,8 @@ def _hand_terms(hand, forehand, tables, side, suit_score, suit_count, jack_cards
 
 
 @njit(cache=True, nogil=True)
-def _matadors(hand, trump_orders, trump_lengths, out):
-    for game in range(5):
-        top = (hand >> trump_orders[game, 0]) & 1
-        run = 0
-        for i in range(trump_lengths[game]):
-            if ((hand >> trump_orders[game, i]) & 1) != top:
-                break
-            run += 1
-        out[game] = run
-
-
-@njit(cache=True, nogil=True)
 def declarer_mixture(twelve, discards, forehand, steps, bid, game, side, suit_score, suit_count, tables, params,
-                     base_values, null_values, trump_orders, trump_lengths, jack_cards, card_points):
+                     base_values, null_values, suit_matadors, grand_matadors, jack_cards, card_points):
     """What a declarer who took the skat said with each of the 66 ten-card hands it may have bid with.
 
     ``twelve`` (n,): its twelve cards in each world, ``discards`` (n,): the two it put away.
@@ -132,17 +120,17 @@ def declarer_mixture(twelve, discards, forehand, steps, bid, game, side, suit_sc
 
     ``params``: curve centre and scale for suit, grand, null with the skat, then hand;
     grand caution, null caution, null ouvert danger, bid chance, hand chance, discard
-    point weight."""
+    point weight; ``suit_matadors``, ``grand_matadors``: ``hand_tables.matador_tables``."""
     n = twelve.shape[0]
     n_steps = steps.shape[0]
+    # every entry is written below (large arrays: no time spent zeroing them first)
     margins = np.empty((n, PAIRS, n_steps))
-    utilities = np.zeros((n, PAIRS, 8))
-    allowed = np.zeros((n, PAIRS, 8), np.bool_)
-    discard_scores = np.zeros((n, PAIRS))
-    discard_allowed = np.zeros((n, PAIRS), np.bool_)
+    utilities = np.empty((n, PAIRS, 8))
+    allowed = np.empty((n, PAIRS, 8), np.bool_)
+    discard_scores = np.empty((n, PAIRS))
+    discard_allowed = np.empty((n, PAIRS), np.bool_)
     chosen = np.zeros(n, np.int64)
     strengths = np.zeros(6)
-    matadors = np.zeros(5, np.int64)
     cards = np.zeros(12, np.int64)
     skat_chance = np.zeros(7)
     skat_value = np.zeros(7)
@@ -192,14 +180,17 @@ def declarer_mixture(twelve, discards, forehand, steps, bid, game, side, suit_sc
                 # difference, which is at least a thousandth)
                 discard_scores[w, p] -= TIE_BREAK * p
                 # the bidding: skat and hand options of the ten cards it held
-                _matadors(ten, trump_orders, trump_lengths, matadors)
+                nibble = 0
+                for q in range(4):
+                    nibble |= ((ten >> jack_cards[q]) & 1) << q
                 for g in range(5):
                     fam = 0 if g < 4 else 1
                     score = strengths[g] - (grand_caution if g == 4 else 0.0)
                     skat_chance[g] = _chance(params[2 * fam], params[2 * fam + 1], score)
                     hand_chance[g] = _chance(params[6 + 2 * fam], params[7 + 2 * fam], score)
-                    skat_value[g] = base_values[g] * (matadors[g] + 1)
-                    hand_value[g] = base_values[g] * (matadors[g] + 2)
+                    matadors = suit_matadors[nibble, (ten >> (8 * g)) & 0xFF] if g < 4 else grand_matadors[nibble]
+                    skat_value[g] = base_values[g] * (matadors + 1)
+                    hand_value[g] = base_values[g] * (matadors + 2)
                 plain = _chance(params[4], params[5], null_skat - null_caution)
                 skat_chance[5] = plain
                 skat_chance[6] = plain * 0.3 if null_skat < -ouvert_danger else plain
@@ -230,8 +221,31 @@ def declarer_mixture(twelve, discards, forehand, steps, bid, game, side, suit_sc
                 if pick_up > -np.inf:
                     utilities[w, p, 7] = pick_up
                     allowed[w, p, 7] = True
+                else:
+                    utilities[w, p, 7] = 0.0
+                    allowed[w, p, 7] = False
                 p += 1
     return margins, utilities, allowed, discard_scores, discard_allowed, chosen
+
+
+@njit(cache=True, nogil=True)
+def pair_masks(twelve):
+    """(n, 66): the pairs of each world's twelve cards as masks, in ``declarer_mixture``'s order."""
+    n = twelve.shape[0]
+    out = np.empty((n, PAIRS), np.int64)
+    cards = np.zeros(12, np.int64)
+    for w in range(n):
+        k = 0
+        for c in range(32):
+            if (twelve[w] >> c) & 1:
+                cards[k] = c
+                k += 1
+        p = 0
+        for i in range(12):
+            for j in range(i + 1, 12):
+                out[w, p] = (1 << cards[i]) | (1 << cards[j])
+                p += 1
+    return out
 
 
 @njit(cache=True, nogil=True)

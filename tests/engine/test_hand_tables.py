@@ -77,3 +77,15 @@ def test_kept_options_equal_hand_eval():
 
 def test_full_deck_is_one_hand():
     assert hand_tables.matador_counts(np.array([FULL_DECK]))[0].tolist() == [11, 11, 11, 11, 4]
+
+
+@pytest.mark.parametrize("size", [10, 12])
+def test_matador_tables_give_matador_counts(size):
+    suit_table, grand_table = hand_tables.matador_tables()
+    hands = np.array(_random_hands(3000, size, 40 + size) + [0, FULL_DECK], np.int64)
+    expected = hand_tables.matador_counts(hands)
+    nibble = hand_tables._jack_nibble(hands)
+    for game in range(4):
+        assert (suit_table[nibble, (hands >> (8 * game)) & 0xFF] == expected[:, game]).all()
+    assert (grand_table[nibble] == expected[:, 4]).all()
+    assert {int(v) for v in expected[:, :4].ravel()} >= {1, 2, 3, 4}  # with and without: both kinds of runs

@@ -11,7 +11,7 @@ from engine import hand_tables
 from engine.game import Deal, GameState, Phase
 from engine.inference import (FITTED_MODEL, PolicyModel, _bid_margins, _choice_log_likelihood, _sigmoid, beliefs,
                               bid_steps, evidence_in)
-from engine.inference_core import declarer_mixture, mixture_log_likelihood
+from engine.inference_core import declarer_mixture, mixture_log_likelihood, pair_masks
 from engine.players import hand_eval
 from engine.players.heuristic import HeuristicPlayer
 from engine.rules import GameType
@@ -55,6 +55,14 @@ def test_every_ten_of_the_twelve_is_judged_as_hand_eval_judges_it(seat, game, bi
         # the best allowed pair is the discard the heuristic puts away for this game
         best = pairs[int(np.argmax(np.where(discard_allowed[0], scores[0], -np.inf)))]
         assert best == hand_eval.best_discard(twelve, game, seat)[0]
+
+
+def test_pair_masks_are_the_pairs_of_the_twelve_in_the_kernels_order():
+    rng = random.Random(3)
+    twelves = [_twelve_cards(rng) for _ in range(20)]
+    masks = pair_masks(np.array([sum(1 << c for c in cards) for cards in twelves], np.int64))
+    for cards, row in zip(twelves, masks):
+        assert row.tolist() == _pairs(cards)
 
 
 @pytest.mark.parametrize("bid_temperature, game_temperature", [(0.05, 5.0), (0.002, 0.5)])
