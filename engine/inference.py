@@ -167,20 +167,24 @@ class Mixture:
     their mean, the original skat being any two of its twelve cards with the same chance."""
 
     margins: np.ndarray
-    """(n, 66, S): per bid step the margin in each world and original skat."""
+    """(rows, 66, S): per bid step the margin in each row and original skat."""
     went_on: np.ndarray
     """(S,) int8: 1 went on, 0 passed."""
     utilities: np.ndarray
-    """(n, 66, 8): the hand games' expected scores and taking the skat (the last column, the choice made)."""
+    """(rows, 66, 8): the hand games' expected scores and taking the skat (the last column, the choice made)."""
     allowed: np.ndarray
+    rows: np.ndarray | None = None
+    """(n,): world i's row (worlds with the same twelve cards share one; world 0's is row 0);
+    None: a row per world."""
 
     def log_likelihood(self, model: PolicyModel) -> np.ndarray:
         from .inference_core import mixture_log_likelihood
 
-        n = len(self.margins)
-        went_on = np.ascontiguousarray(np.broadcast_to(self.went_on, (n, len(self.went_on))))
-        return mixture_log_likelihood(self.margins, went_on, self.utilities, self.allowed,
-                                      model.bid_temperature, model.game_temperature, model.uniform_share)
+        count = len(self.margins)
+        went_on = np.ascontiguousarray(np.broadcast_to(self.went_on, (count, len(self.went_on))))
+        per_row = mixture_log_likelihood(self.margins, went_on, self.utilities, self.allowed,
+                                         model.bid_temperature, model.game_temperature, model.uniform_share)
+        return per_row if self.rows is None else per_row[self.rows]
 
 
 @dataclass
@@ -403,14 +407,32 @@ def _hand_declaration(view, skat_chances, skat_values, hand_chances, hand_values
 def _declarer_twelve(view: GameState, own: list[BidStep], kept: np.ndarray, discard: np.ndarray
                      ) -> tuple[Mixture, DiscardChoice]:
     """A declarer who took the skat, with ``kept`` and ``discard`` in each world: its bids and
-    taking the skat over the tens of its twelve it may have held, and its discard."""
-    from .inference_core import declarer_mixture
+    taking the skat over the tens of its twelve it may have held, and its discard.
 
+    Worlds with the same twelve cards are judged once (late in a game a pool holds few
+    different twelves)."""
+    from .inference_core import declarer_mixture, pair_masks
+
+    twelve, world_discards = kept | discard, discard
+    distinct, first, rows = np.unique(twelve, return_index=True, return_inverse=True)
+    if len(distinct) == len(twelve):
+        rows = None
+    else:
+        order = np.argsort(first)  # the rows in the order of their first world
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        rows = rank[rows.reshape(-1)]
+        first = first[order]
+        twelve, discard = twelve[first], discard[first]
     values = np.array([s.value for s in own], np.int64)
     margins, utilities, allowed, scores, discard_allowed, chosen = declarer_mixture(
-        np.ascontiguousarray(kept | discard), np.ascontiguousarray(discard), hand_tables.forehand_bonus(view.declarer),
+        np.ascontiguousarray(twelve), np.ascontiguousarray(discard), hand_tables.forehand_bonus(view.declarer),
         values, view.bid, int(view.declaration.game), *hand_tables.core_tables())
-    mixture = Mixture(margins, np.array([s.went_on for s in own], np.int8), utilities, allowed)
+    mixture = Mixture(margins, np.array([s.went_on for s in own], np.int8), utilities, allowed, rows)
+    if rows is not None:
+        # the discard differs between worlds of a row: the pair put away in each world
+        chosen = np.argmax(pair_masks(np.ascontiguousarray(twelve))[rows] == world_discards[:, None], axis=1)
+        scores, discard_allowed = scores[rows], discard_allowed[rows]
     return mixture, DiscardChoice(scores, discard_allowed, chosen)
 
 

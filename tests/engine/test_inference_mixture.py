@@ -15,6 +15,7 @@ from engine.inference_core import declarer_mixture, mixture_log_likelihood, pair
 from engine.players import hand_eval
 from engine.players.heuristic import HeuristicPlayer
 from engine.rules import GameType
+from engine.sampling import WorldSampler
 
 
 def _twelve_cards(rng):
@@ -179,3 +180,37 @@ def test_drawn_discards_keep_the_hard_facts_and_follow_the_model():
                 checked += 1
     assert checked >= 100 and heuristic >= 0.95 * checked
 
+
+
+def test_worlds_with_the_same_twelve_are_judged_once_and_as_if_alone():
+    # a pool late in a game holds the same twelve cards of the declarer many times: they share
+    # one row of the mixture, and each world keeps its own discard
+    models = [FITTED_MODEL, PolicyModel(0.05, 5.0, 0.02, discard_temperature=0.5)]
+    checked = 0
+    for seed in range(40):
+        state = _declarer_took_the_skat(seed)
+        if state is None:
+            continue
+        view = state.view((state.declarer + 1) % 3)
+        hands, skats = WorldSampler(view).sample_arrays(30, np.random.default_rng(seed))
+        # every world again with the same twelve split otherwise: a kept card and a skat card swapped
+        decl = state.declarer
+        swapped_hands, swapped_skats = hands.copy(), skats.copy()
+        for w in range(len(hands)):
+            kept, skat = int(hands[w, decl]), int(skats[w])
+            out, into = kept & -kept, skat & -skat
+            swapped_hands[w, decl] = kept & ~out | into
+            swapped_skats[w] = skat & ~into | out
+        hands = np.concatenate([hands, swapped_hands, hands[:5]])
+        skats = np.concatenate([skats, swapped_skats, skats[:5]])
+        found = evidence_in(view, hands, skats, cards=False)
+        assert found.mixtures[0].rows is not None and len(found.mixtures[0].margins) == 30
+        alone = [evidence_in(view, hands[w:w + 1], skats[w:w + 1], cards=False) for w in range(len(hands))]
+        assert found.discard.chosen.tolist() == [int(a.discard.chosen[0]) for a in alone]
+        assert np.array_equal(found.discard.scores, np.concatenate([a.discard.scores for a in alone]))
+        for model in models:
+            assert np.array_equal(found.log_likelihood(model), np.concatenate([a.log_likelihood(model) for a in alone]))
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
