@@ -166,34 +166,64 @@ def _null_chances(scores: np.ndarray, situation: str) -> tuple[np.ndarray, np.nd
     return plain, ouvert
 
 
+_BASE_VALUES = tuple(GameType(game).base_value for game in range(5))
+
+
 def _values(matadors: np.ndarray, extra: int, null_values: tuple[int, int]) -> np.ndarray:
     n = matadors.shape[:-1]
     values = np.zeros(n + (7,))
     for game in range(5):
-        values[..., game] = GameType(game).base_value * (matadors[..., game] + 1 + extra)
+        values[..., game] = _BASE_VALUES[game] * (matadors[..., game] + 1 + extra)
     values[..., 5] = null_values[0]
     values[..., 6] = null_values[1]
     return values
 
 
-def skat_options(hands: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
-    """(chances, values), each (n, 7): ``hand_eval.skat_options`` (games with the skat, from ten cards)."""
-    scores = strengths(hands, seat)
+def _looked_up_matadors(hands: np.ndarray) -> np.ndarray:
+    """``matador_counts`` from ``matador_tables`` (a lookup per game instead of a loop over the trumps)."""
+    suit_table, grand_table = matador_tables()
+    nibble = _jack_nibble(hands)
+    out = np.empty(hands.shape + (5,), np.int64)
+    for game in range(4):
+        out[..., game] = suit_table[nibble, (hands >> (8 * game)) & 0xFF]
+    out[..., 4] = grand_table[nibble]
+    return out
+
+
+def _skat_options(hands, scores, matadors) -> tuple[np.ndarray, np.ndarray]:
     chances = np.zeros(scores.shape[:-1] + (7,))
     chances[..., :5] = _trump_chances(scores, "skat")
     chances[..., 5], chances[..., 6] = _null_chances(null_skat_scores(hands), "skat")
-    values = _values(matador_counts(hands), 0, (NULL_VALUES[(False, False)], NULL_VALUES[(False, True)]))
+    values = _values(matadors, 0, (NULL_VALUES[(False, False)], NULL_VALUES[(False, True)]))
     return chances, values
+
+
+def _hand_options(scores, matadors) -> tuple[np.ndarray, np.ndarray]:
+    chances = np.zeros(scores.shape[:-1] + (7,))
+    chances[..., :5] = _trump_chances(scores, "hand")
+    chances[..., 5], chances[..., 6] = _null_chances(scores[..., 5], "hand")
+    values = _values(matadors, 1, (NULL_VALUES[(True, False)], NULL_VALUES[(True, True)]))
+    return chances, values
+
+
+def skat_options(hands: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """(chances, values), each (n, 7): ``hand_eval.skat_options`` (games with the skat, from ten cards)."""
+    hands = np.asarray(hands, np.int64)
+    return _skat_options(hands, strengths(hands, seat), _looked_up_matadors(hands))
 
 
 def hand_options(hands: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
     """(chances, values): ``hand_eval.hand_options`` without schneider announcements."""
-    scores = strengths(hands, seat)
-    chances = np.zeros(scores.shape[:-1] + (7,))
-    chances[..., :5] = _trump_chances(scores, "hand")
-    chances[..., 5], chances[..., 6] = _null_chances(scores[..., 5], "hand")
-    values = _values(matador_counts(hands), 1, (NULL_VALUES[(True, False)], NULL_VALUES[(True, True)]))
-    return chances, values
+    hands = np.asarray(hands, np.int64)
+    return _hand_options(strengths(hands, seat), _looked_up_matadors(hands))
+
+
+def bidding_options(hands: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``skat_options`` and ``hand_options`` of the same hands (their strengths and matadors
+    computed once): skat chances, skat values, hand chances, hand values."""
+    hands = np.asarray(hands, np.int64)
+    scores, matadors = strengths(hands, seat), _looked_up_matadors(hands)
+    return _skat_options(hands, scores, matadors) + _hand_options(scores, matadors)
 
 
 def kept_options(kept: np.ndarray, discard: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
@@ -204,7 +234,7 @@ def kept_options(kept: np.ndarray, discard: np.ndarray, seat: int) -> tuple[np.n
     chances[..., :5] = _trump_chances(scores, "after")
     chances[..., 5], chances[..., 6] = _null_chances(scores[..., 5], "after")
     cards = np.asarray(kept, np.int64) | np.asarray(discard, np.int64)
-    values = _values(matador_counts(cards), 0, (NULL_VALUES[(False, False)], NULL_VALUES[(False, True)]))
+    values = _values(_looked_up_matadors(cards), 0, (NULL_VALUES[(False, False)], NULL_VALUES[(False, True)]))
     return chances, values
 
 

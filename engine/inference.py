@@ -295,8 +295,7 @@ def evidence_in(view: GameState, hands: np.ndarray, skats: np.ndarray, cards: bo
                 chances, values = hand_tables.kept_options(ten, skats, seat)
                 _declaration_after_skat(view, chances, values, found)
             continue
-        skat_chances, skat_values = hand_tables.skat_options(ten, seat)
-        hand_chances, hand_values = hand_tables.hand_options(ten, seat)
+        skat_chances, skat_values, hand_chances, hand_values = hand_tables.bidding_options(ten, seat)
         for step in own:
             found.bid_margins.append(np.maximum(
                 _bid_margins(skat_chances, skat_values, hand_eval.BID_CHANCE, step.value),

@@ -270,6 +270,9 @@ def mixture_log_likelihood(margins, went_on, utilities, allowed, bid_temperature
     # values are these constants (exp(-40) is far below the uniform share ε)
     on_sure, off_sure = np.log(1 - eps / 2), np.log(eps / 2)
     floor = eps / columns
+    # the choice's log-likelihood when the softmax gives the choice nothing or everything
+    # (most pairs of a sharp model): the same expression, computed once
+    never, always = np.log(floor + (1 - eps) * 0.0), np.log(floor + (1 - eps) * 1.0)
     for w in range(n):
         for p in range(pairs):
             ll = 0.0
@@ -296,14 +299,44 @@ def mixture_log_likelihood(margins, went_on, utilities, allowed, bid_temperature
                     for c in range(columns):
                         if allowed[w, p, c]:
                             x = utilities[w, p, c] / game_temperature - top
-                            if x > -40.0:
+                            if x == 0.0:
+                                total += 1.0  # exp(0): the best column
+                            elif x > -40.0:
                                 total += np.exp(x)
-                    soft = np.exp(picked) / total
-            terms[p] = ll + np.log(floor + (1 - eps) * soft)
+                    soft = (1.0 if picked == 0.0 else np.exp(picked)) / total
+            if soft == 0.0:
+                terms[p] = ll + never
+            elif soft == 1.0:
+                terms[p] = ll + always
+            else:
+                terms[p] = ll + np.log(floor + (1 - eps) * soft)
         top = terms.max()
         acc = 0.0
         for p in range(pairs):
-            if terms[p] - top > -40.0:
-                acc += np.exp(terms[p] - top)
+            x = terms[p] - top
+            if x == 0.0:
+                acc += 1.0  # exp(0)
+            elif x > -40.0:
+                acc += np.exp(x)
         out[w] = top + np.log(acc / pairs)
+    return out
+
+
+# ------------------------------------------------ the pool's worlds
+
+
+@njit(cache=True, nogil=True)
+def deal_ranked(order, bounds, cards):
+    """(count, places) masks: per world, ``cards[order[w, r]]`` (the card of rank r) goes to the
+    first place whose bound ``bounds[w, place]`` (cumulative counts) is above r
+    (``sampling.WorldSampler.sample_arrays``)."""
+    count, size = order.shape
+    places = bounds.shape[1]
+    out = np.zeros((count, places), np.int64)
+    for w in range(count):
+        place = 0
+        for r in range(size):
+            while place < places - 1 and r >= bounds[w, place]:
+                place += 1
+            out[w, place] |= np.int64(1) << cards[order[w, r]]
     return out

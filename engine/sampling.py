@@ -171,6 +171,8 @@ class WorldSampler:
         skats (count,)) as int64 masks."""
         import numpy as np
 
+        from .inference_core import deal_ranked
+
         shares = np.diff(np.array([0, *self._cumulative], dtype=float))
         chosen = generator.choice(len(self._splits), size=count, p=shares / shares.sum())
         hands = np.tile(np.array(self.fixed_hands, np.int64), (count, 1))
@@ -178,13 +180,12 @@ class WorldSampler:
         for index, (allowed, cards) in enumerate(self.classes):
             counts = np.array([split[index] for split in self._splits], np.int64)[chosen]  # (count, places)
             bounds = np.cumsum(counts, axis=1)
-            # a uniform shuffle: each card's rank under random keys; ranks below the first
-            # bound go to the first place, and so on
-            ranks = generator.random((count, len(cards))).argsort(axis=1).argsort(axis=1)
-            slot = (ranks[:, :, None] >= bounds[:, None, :]).sum(axis=2)
-            bits = np.left_shift(1, np.array(cards, np.int64))
+            # a uniform shuffle: the cards in the order of random keys; the first ``bounds[0]``
+            # go to the first place, and so on
+            order = generator.random((count, len(cards))).argsort(axis=1)
+            masks = deal_ranked(order, bounds, np.array(cards, np.int64))
             for position, place in enumerate(allowed):
-                mask = np.where(slot == position, bits, 0).sum(axis=1)
+                mask = masks[:, position]
                 if place == SKAT_PLACE:
                     skats |= mask
                 else:

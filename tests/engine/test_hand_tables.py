@@ -58,6 +58,14 @@ def test_skat_and_hand_options_equal_hand_eval():
                 assert hand_values[i, column] == option.value
 
 
+def test_bidding_options_are_skat_and_hand_options():
+    hands = np.array(_random_hands(500, 10, 8), np.int64)
+    for seat in (0, 1):
+        both = hand_tables.bidding_options(hands, seat)
+        expected = hand_tables.skat_options(hands, seat) + hand_tables.hand_options(hands, seat)
+        assert all(np.array_equal(a, b) for a, b in zip(both, expected))
+
+
 def test_kept_options_equal_hand_eval():
     twelves = _random_hands(300, 12, 3)
     kept, discard = [], []

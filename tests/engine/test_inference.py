@@ -8,6 +8,7 @@ import pytest
 from engine.game import Bid, Deal, GameState, Hold, Pass, Phase
 from engine.inference import (FITTED_MODEL, InferenceSampler, PolicyModel, beliefs, bid_steps,
                               log_likelihoods)
+from engine.inference_core import deal_ranked
 from engine.players.heuristic import HeuristicPlayer
 from engine.players.registry import make_player
 from engine.sampling import SKAT_PLACE, WorldSampler
@@ -181,3 +182,18 @@ def test_pimc_solves_a_repeated_world_once_with_the_same_result(monkeypatch):
     plain = make_player("pimc:simulations=60,sampler=inference,threads=2", seed=3).choose(view).analysis
     assert sum(solved) == 60
     assert reusing.cards == plain.cards and reusing.chosen == plain.chosen
+
+
+def test_a_batch_deals_each_class_by_the_rank_of_its_random_keys():
+    # sample_arrays: the cards in the order of their keys, the first ``bounds[0]`` to the first place ...
+    rng = np.random.default_rng(4)
+    cards = np.array([0, 5, 9, 13, 20, 31], np.int64)
+    counts = rng.multinomial(len(cards), [0.2, 0.5, 0.3], size=300)
+    bounds = np.cumsum(counts, axis=1)
+    order = rng.random((300, len(cards))).argsort(axis=1)
+    masks = deal_ranked(order, bounds, cards)
+    for w in range(300):
+        start = 0
+        for place, end in enumerate(bounds[w]):
+            assert masks[w, place] == sum(1 << int(c) for c in cards[order[w, start:end]])
+            start = end
