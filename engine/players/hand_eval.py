@@ -429,13 +429,14 @@ def kept_options(kept: Mask, discard: Mask, seat: int) -> list[Option]:
     return options
 
 
-def bid_limit(hand: Mask, seat: int) -> int:
+def bid_limit(hand: Mask, seat: int, bid_chance: float = BID_CHANCE) -> int:
     """The highest bid this hand goes to (0: pass at once).
 
     The value of the best game (by expected score) among those expected to
-    be won, with the skat or hand; matadors from the own ten cards.
+    be won (with the skat: a win chance of at least ``bid_chance``), with the
+    skat or hand; matadors from the own ten cards.
     """
-    candidates = [o for o in skat_options(hand, seat) if o.chance >= BID_CHANCE]
+    candidates = [o for o in skat_options(hand, seat) if o.chance >= bid_chance]
     candidates += [o for o in hand_options(hand, seat) if o.chance >= HAND_CHANCE]
     if not candidates:
         return 0

@@ -40,7 +40,9 @@ class HeuristicPlayer(Player):
         self.seed = seed
         self._rng_seed = random.getrandbits(62) if seed is None else seed
         self._rng = None  # the core's generator, made on first use: making it compiles numba code
-        self._bid_limits: dict[tuple[int, int], int] = {}
+        self._bid_limits: dict[tuple[int, int, float], int] = {}
+        self.bid_chance = hand_eval.BID_CHANCE
+        """Bid up to games with at least this win chance with the skat (a measurement may change it)."""
 
     def new_game(self, seat: int) -> None:
         if len(self._bid_limits) > 4096:
@@ -128,9 +130,9 @@ class HeuristicPlayer(Player):
     # bidding -------------------------------------------------------------
 
     def bid_limit(self, hand: int, seat: int) -> int:
-        key = (hand, seat)
+        key = (hand, seat, self.bid_chance)
         if key not in self._bid_limits:
-            self._bid_limits[key] = hand_eval.bid_limit(hand, seat)
+            self._bid_limits[key] = hand_eval.bid_limit(hand, seat, self.bid_chance)
         return self._bid_limits[key]
 
     def _bidding_move(self, view: GameState):

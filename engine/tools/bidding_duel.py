@@ -28,13 +28,16 @@ import sys
 from collections import Counter
 
 from ..game import Deal, GameState, Phase
+from ..players import hand_eval
+from ..players.heuristic import HeuristicPlayer
 from ..players.registry import make_player, parse_spec
 from ..series import play_game
 
 
-def _play(deal: Deal, specs: list[str], seed: int, tuned: int | None = None, bidder: dict | None = None
-          ) -> GameState:
-    """One game; the player in seat ``tuned`` gets ``bidder``'s settings on its search bidder."""
+def _play(deal: Deal, specs: list[str], seed: int, tuned: int | None = None, bidder: dict | None = None,
+          bid_chance: float | None = None) -> GameState:
+    """One game; the player in seat ``tuned`` gets ``bidder``'s settings on its search bidder,
+    or ``bid_chance`` as its heuristic bidding's threshold."""
     players = [make_player(parse_spec(spec), seed * 3 + s) for s, spec in enumerate(specs)]
     if tuned is not None and bidder:
         search = getattr(players[tuned], "bidder", None)
@@ -42,6 +45,12 @@ def _play(deal: Deal, specs: list[str], seed: int, tuned: int | None = None, bid
             raise ValueError(f"{specs[tuned]} has no search bidder to set {', '.join(bidder)} on")
         for name, value in bidder.items():
             setattr(search, name, value)
+    if tuned is not None and bid_chance is not None:
+        player = players[tuned]
+        heuristic = player if isinstance(player, HeuristicPlayer) else getattr(player, "before_play", None)
+        if heuristic is None or getattr(player, "bidder", None) is not None:
+            raise ValueError(f"{specs[tuned]} does not bid like the heuristic: --bid-chance does not apply")
+        heuristic.bid_chance = bid_chance
     return play_game(deal, players)
 
 
@@ -58,8 +67,10 @@ def _relative(state: GameState, seat: int) -> float:
     return sf[seat] - (sum(sf) - sf[seat]) / 2
 
 
-def duel(base: str, test: str, deals: int, seed: int, progress=None, bidder: dict | None = None) -> dict:
-    """``bidder``: settings of the test player's ``SearchBidder`` (risk, margin, anchored)."""
+def duel(base: str, test: str, deals: int, seed: int, progress=None, bidder: dict | None = None,
+         bid_chance: float | None = None) -> dict:
+    """``bidder``: settings of the test player's ``SearchBidder`` (risk, margin, anchored);
+    ``bid_chance``: the threshold of the test player's heuristic bidding."""
     diffs, relative, stats = [], [], {"base": Counter(), "test": Counter()}
     for number in range(deals):
         deal = Deal.shuffled(seed * 1_000_003 + number)
@@ -69,7 +80,7 @@ def duel(base: str, test: str, deals: int, seed: int, progress=None, bidder: dic
         for seat in range(3):
             specs = [base] * 3
             specs[seat] = test
-            test_game = _play(deal, specs, player_seed, seat, bidder)
+            test_game = _play(deal, specs, player_seed, seat, bidder, bid_chance)
             own += _sf(test_game, seat) - _sf(base_game, seat)
             rel += _relative(test_game, seat) - _relative(base_game, seat)
             for label, game in (("base", base_game), ("test", test_game)):
@@ -117,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the test bidder's margin in standard errors (inf: keep the heuristic's choice)")
     parser.add_argument("--unanchored", action="store_true",
                         help="the test bidder decides by the search alone, not below the heuristic's limit")
+    parser.add_argument("--bid-chance", type=float,
+                        help="the test player bids like the heuristic, up to games with this win chance with the "
+                             f"skat (the heuristic's: {hand_eval.BID_CHANCE})")
     args = parser.parse_args(argv)
     bidder = {name: value for name, value in (("risk", args.risk), ("margin", args.margin)) if value is not None}
     if args.unanchored:
@@ -127,9 +141,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{done} deals: own {_interval(diffs)}, relative {_interval(relative)}", file=sys.stderr,
                   flush=True)
 
-    out = duel(args.base, args.test, args.deals, args.seed, progress, bidder)
+    out = duel(args.base, args.test, args.deals, args.seed, progress, bidder, args.bid_chance)
     changed = sum(d != 0 for d in out["relative"])
     settings = "".join(f", {name}={value}" for name, value in bidder.items())
+    if args.bid_chance is not None:
+        settings += f", bid chance {args.bid_chance}"
     print(f"{args.test}{settings} for one seat against {args.base} ({args.deals} deals, seed {args.seed}; "
           f"{changed} deals changed), SF points per game: own {_interval(out['diffs'])}, "
           f"relative to the other two {_interval(out['relative'])}")

@@ -58,3 +58,23 @@ def test_the_duel_sets_the_test_bidders_options_and_refuses_them_without_a_searc
           "--margin", "inf", "--unanchored"])
     first = capsys.readouterr().out.splitlines()[0]
     assert "risk=5.0, margin=inf, anchored=False for one seat against heuristic (1 deals" in first
+
+
+def test_the_duel_can_lower_the_heuristic_bidding_threshold_of_the_test_seat(capsys):
+    from engine.players import hand_eval
+    from engine.players.heuristic import HeuristicPlayer
+    from engine.tools.bidding_duel import _play, main
+
+    # a hand the heuristic passes at its threshold and bids at 0.3
+    seed, seat = next((n, s) for n in range(200) for s in range(3)
+                      if hand_eval.bid_limit(Deal.shuffled(n).hands[s], s) == 0
+                      and hand_eval.bid_limit(Deal.shuffled(n).hands[s], s, 0.3) >= 18)
+    player = HeuristicPlayer(1)
+    hand = Deal.shuffled(seed).hands[seat]
+    assert player.bid_limit(hand, seat) == 0
+    player.bid_chance = 0.3
+    assert player.bid_limit(hand, seat) == hand_eval.bid_limit(hand, seat, 0.3) >= 18
+    with pytest.raises(ValueError, match="does not bid like the heuristic"):
+        _play(Deal.shuffled(1), ["mcu:simulations=4,bidding=search"] * 3, 1, 0, bid_chance=0.3)
+    main(["--base", "heuristic", "--test", "heuristic", "--deals", "1", "--bid-chance", "0.3"])
+    assert "heuristic, bid chance 0.3 for one seat against heuristic (1 deals" in capsys.readouterr().out
