@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import bisect
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -188,6 +189,24 @@ class Mixture:
 
 
 @dataclass
+class DrawnMixture:
+    """The declarer's mixture in a pool whose discards ``draw_discards`` drew: its log-likelihood
+    under the model that drew them, computed world by world without the mixture's arrays
+    (``inference_core.drawn_declarer``); another model's needs them (``full``)."""
+
+    model: PolicyModel
+    log_likelihoods: np.ndarray
+    """(n,): under ``model``."""
+    full: Callable[[], Mixture]
+
+    def log_likelihood(self, model: PolicyModel) -> np.ndarray:
+        mixture_parameters = (model.bid_temperature, model.game_temperature, model.uniform_share)
+        if mixture_parameters == (self.model.bid_temperature, self.model.game_temperature, self.model.uniform_share):
+            return self.log_likelihoods.copy()
+        return self.full().log_likelihood(model)
+
+
+@dataclass
 class DiscardChoice:
     """The two cards a declarer put away, against every pair of its twelve."""
 
@@ -235,7 +254,7 @@ class Evidence:
     """Per declaring decision: (n, CHOICE_COLUMNS) expected scores of the candidates."""
     choice_allowed: list[np.ndarray]
     choice_made: list[int]
-    mixtures: list[Mixture] = field(default_factory=list)
+    mixtures: list[Mixture | DrawnMixture] = field(default_factory=list)
     """A declarer who took the skat: its bids and its taking the skat, over its original skats."""
     discard: DiscardChoice | None = None
     card_matches: np.ndarray | None = None
@@ -269,7 +288,7 @@ def evidence(view: GameState, worlds: list[World], cards: bool = True) -> Eviden
 
 
 def evidence_in(view: GameState, hands: np.ndarray, skats: np.ndarray, cards: bool = True,
-                drawn_discards: Mixture | None = None) -> Evidence:
+                drawn_discards: DrawnMixture | None = None) -> Evidence:
     """``evidence`` for worlds given as arrays: hands (n, 3) and skats (n,).
 
     ``drawn_discards``: the worlds' discards were drawn from the model (``draw_discards``, which
@@ -403,6 +422,19 @@ def _hand_declaration(view, skat_chances, skat_values, hand_chances, hand_values
     found.choice_made.append(_declared_column(view))
 
 
+def _distinct_twelves(twelve: np.ndarray, discard: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Each twelve once, in the order of its first world, with that world's discard, and the
+    row of every world (None: no two worlds share a twelve)."""
+    distinct, first, rows = np.unique(twelve, return_index=True, return_inverse=True)
+    if len(distinct) == len(twelve):
+        return twelve, discard, None
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    first = first[order]
+    return twelve[first], discard[first], rank[rows.reshape(-1)]
+
+
 def _declarer_twelve(view: GameState, own: list[BidStep], kept: np.ndarray, discard: np.ndarray
                      ) -> tuple[Mixture, DiscardChoice]:
     """A declarer who took the skat, with ``kept`` and ``discard`` in each world: its bids and
@@ -412,25 +444,15 @@ def _declarer_twelve(view: GameState, own: list[BidStep], kept: np.ndarray, disc
     different twelves)."""
     from .inference_core import declarer_mixture, pair_masks
 
-    twelve, world_discards = kept | discard, discard
-    distinct, first, rows = np.unique(twelve, return_index=True, return_inverse=True)
-    if len(distinct) == len(twelve):
-        rows = None
-    else:
-        order = np.argsort(first)  # the rows in the order of their first world
-        rank = np.empty_like(order)
-        rank[order] = np.arange(len(order))
-        rows = rank[rows.reshape(-1)]
-        first = first[order]
-        twelve, discard = twelve[first], discard[first]
+    twelve, rows_discard, rows = _distinct_twelves(kept | discard, discard)
     values = np.array([s.value for s in own], np.int64)
     margins, utilities, allowed, scores, discard_allowed, chosen = declarer_mixture(
-        np.ascontiguousarray(twelve), np.ascontiguousarray(discard), hand_tables.forehand_bonus(view.declarer),
+        np.ascontiguousarray(twelve), np.ascontiguousarray(rows_discard), hand_tables.forehand_bonus(view.declarer),
         values, view.bid, int(view.declaration.game), *hand_tables.core_tables())
     mixture = Mixture(margins, np.array([s.went_on for s in own], np.int8), utilities, allowed, rows)
     if rows is not None:
         # the discard differs between worlds of a row: the pair put away in each world
-        chosen = np.argmax(pair_masks(np.ascontiguousarray(twelve))[rows] == world_discards[:, None], axis=1)
+        chosen = np.argmax(pair_masks(np.ascontiguousarray(twelve))[rows] == discard[:, None], axis=1)
         scores, discard_allowed = scores[rows], discard_allowed[rows]
     return mixture, DiscardChoice(scores, discard_allowed, chosen)
 
@@ -453,7 +475,7 @@ def draws_discards(view: GameState, base: WorldSampler) -> bool:
 
 
 def draw_discards(view: GameState, base: WorldSampler, hands: np.ndarray, skats: np.ndarray, model: PolicyModel,
-                  generator: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, Mixture]:
+                  generator: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, DrawnMixture]:
     """Each world's discard drawn again from the model, given the declarer's twelve cards.
 
     A uniform world puts a discard the heuristic would make among the 66 pairs only now and
@@ -463,15 +485,25 @@ def draw_discards(view: GameState, base: WorldSampler, hands: np.ndarray, skats:
     the proposal; a world keeps the weight Z / m (Z: the allowed pairs' probability, m: their
     number, the informed sampler's share of the twelve).  Returns the new hands and skats, the
     log of that weight and the declarer's bidding mixture (which depends on the twelve only)."""
-    from .inference_core import pair_masks
+    from .inference_core import drawn_declarer, pair_masks
 
     decl = view.declarer
     hands = hands.copy()
     available = hands[:, decl] | skats  # its cards in hand and the skat: the discard is two of these
     twelve = available | played_by(view)[decl]
     own = [s for s in bid_steps(view) if s.seat == decl]
-    mixture, discard = _declarer_twelve(view, own, twelve & ~skats, skats)
-    probabilities = discard_probabilities(discard.scores, discard.allowed, model)
+    distinct, rows_discard, rows = _distinct_twelves(twelve, skats)
+    scores, allowed, _, log_likelihoods = drawn_declarer(
+        np.ascontiguousarray(distinct), np.ascontiguousarray(rows_discard), hand_tables.forehand_bonus(decl),
+        np.array([s.value for s in own], np.int64), view.bid, int(view.declaration.game), *hand_tables.core_tables(),
+        np.array([s.went_on for s in own], np.int8), model.bid_temperature, model.game_temperature,
+        model.uniform_share)
+    if rows is not None:
+        scores, allowed, log_likelihoods = scores[rows], allowed[rows], log_likelihoods[rows]
+    drawn_from = skats
+    mixture = DrawnMixture(model, log_likelihoods, lambda: _declarer_twelve(view, own, twelve & ~drawn_from,
+                                                                             drawn_from)[0])
+    probabilities = discard_probabilities(scores, allowed, model)
     pairs = pair_masks(np.ascontiguousarray(twelve))  # the kernel's order of the pairs
     must_go = (available & shown_voids(view)[decl])[:, None]
     fits = (((pairs & ~available[:, None]) == 0) & ((pairs & base.fixed_hands[decl]) == 0)

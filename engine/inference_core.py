@@ -102,6 +102,111 @@ def _hand_terms(hand, forehand, tables, side, suit_score, suit_count, jack_cards
 
 
 @njit(cache=True, nogil=True)
+def _world_buffers(jack_cards, game):
+    """The per-world scratch of ``_judge_world``, and the jacks and trumps as masks."""
+    jacks = 0
+    for i in range(4):
+        jacks |= 1 << jack_cards[i]
+    trumps = jacks
+    if game < 4:
+        trumps |= 0xFF << (8 * game)
+    return np.zeros(6), np.zeros(12, np.int64), np.zeros(7), np.zeros(7), np.zeros(7), np.zeros(7), jacks, trumps
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _judge_world(hand12, discard, forehand, steps, bid, game, side, suit_score, suit_count, tables, params,
+                 base_values, null_values, suit_matadors, grand_matadors, jack_cards, card_points,
+                 margins, utilities, allowed, discard_scores, discard_allowed, strengths, cards, skat_chance,
+                 skat_value, hand_chance, hand_value, jacks, trumps):
+    """``declarer_mixture`` of one world: its rows of margins (66, S), utilities and allowed
+    (66, 8), discard scores and allowed (66,) filled in; returns the index of ``discard``."""
+    n_steps = steps.shape[0]
+    grand_caution, null_caution, ouvert_danger = params[12], params[13], params[14]
+    bid_chance, hand_chance_needed, point_weight = params[15], params[16], params[17]
+    chosen = 0
+    k = 0
+    for c in range(32):
+        if (hand12 >> c) & 1:
+            cards[k] = c
+            k += 1
+    # the discard rule: no trump while two other cards exist, no jack while two non-jacks do
+    candidates = hand12
+    if game != 5:
+        others = hand12 & ~trumps
+        non_jacks = hand12 & ~jacks
+        if _popcount(others) >= 2:
+            candidates = others
+        elif _popcount(non_jacks) >= 2:
+            candidates = non_jacks
+    p = 0
+    for i in range(12):
+        for j in range(i + 1, 12):
+            a, b = cards[i], cards[j]
+            pair = (1 << a) | (1 << b)
+            ten = hand12 & ~pair
+            if pair == discard:
+                chosen = p
+            null_skat = _hand_terms(ten, forehand, tables, side, suit_score, suit_count, jack_cards, strengths)
+            # the discard: hand_eval.best_discard's score of keeping ``ten``
+            discard_allowed[p] = (candidates & pair) == pair
+            if game == 5:
+                discard_scores[p] = strengths[5] + ((a & 7) + (b & 7)) * 0.001
+            else:
+                discard_scores[p] = strengths[game] + point_weight * (card_points[a] + card_points[b])
+            # equal scores are frequent (a seven or an eight away: the same strength); the heuristic
+            # keeps the first pair in this order, so the later ones lose a hair (far below any real
+            # difference, which is at least a thousandth)
+            discard_scores[p] -= TIE_BREAK * p
+            # the bidding: skat and hand options of the ten cards it held
+            nibble = 0
+            for q in range(4):
+                nibble |= ((ten >> jack_cards[q]) & 1) << q
+            for g in range(5):
+                fam = 0 if g < 4 else 1
+                score = strengths[g] - (grand_caution if g == 4 else 0.0)
+                skat_chance[g] = _chance(params[2 * fam], params[2 * fam + 1], score)
+                hand_chance[g] = _chance(params[6 + 2 * fam], params[7 + 2 * fam], score)
+                matadors = suit_matadors[nibble, (ten >> (8 * g)) & 0xFF] if g < 4 else grand_matadors[nibble]
+                skat_value[g] = base_values[g] * (matadors + 1)
+                hand_value[g] = base_values[g] * (matadors + 2)
+            plain = _chance(params[4], params[5], null_skat - null_caution)
+            skat_chance[5] = plain
+            skat_chance[6] = plain * 0.3 if null_skat < -ouvert_danger else plain
+            plain = _chance(params[10], params[11], strengths[5] - null_caution)
+            hand_chance[5] = plain
+            hand_chance[6] = plain * 0.3 if strengths[5] < -ouvert_danger else plain
+            skat_value[5], skat_value[6] = null_values[0], null_values[1]
+            hand_value[5], hand_value[6] = null_values[2], null_values[3]
+            for s in range(n_steps):
+                best = -1.0
+                for g in range(7):
+                    if skat_value[g] >= steps[s]:
+                        best = max(best, skat_chance[g] - bid_chance)
+                    if hand_value[g] >= steps[s]:
+                        best = max(best, hand_chance[g] - hand_chance_needed)
+                margins[p, s] = best
+            # hand or skat: the hand games worth the bid against the best skat game worth it
+            pick_up = -np.inf
+            for g in range(7):
+                v = hand_value[g]
+                c = hand_chance[g]
+                utilities[p, g] = c * (v + 50.0) - (1.0 - c) * (2.0 * v + 130.0)
+                allowed[p, g] = v >= bid
+                if skat_value[g] >= bid:
+                    v = skat_value[g]
+                    c = skat_chance[g]
+                    pick_up = max(pick_up, c * (v + 50.0) - (1.0 - c) * (2.0 * v + 130.0))
+            if pick_up > -np.inf:
+                utilities[p, 7] = pick_up
+                allowed[p, 7] = True
+            else:
+                utilities[p, 7] = 0.0
+                allowed[p, 7] = False
+            p += 1
+    return chosen
+
+
+@njit(cache=True, nogil=True)
 def declarer_mixture(twelve, discards, forehand, steps, bid, game, side, suit_score, suit_count, tables, params,
                      base_values, null_values, suit_matadors, grand_matadors, jack_cards, card_points):
     """What a declarer who took the skat said with each of the 66 ten-card hands it may have bid with.
@@ -122,109 +227,21 @@ def declarer_mixture(twelve, discards, forehand, steps, bid, game, side, suit_sc
     grand caution, null caution, null ouvert danger, bid chance, hand chance, discard
     point weight; ``suit_matadors``, ``grand_matadors``: ``hand_tables.matador_tables``."""
     n = twelve.shape[0]
-    n_steps = steps.shape[0]
-    # every entry is written below (large arrays: no time spent zeroing them first)
-    margins = np.empty((n, PAIRS, n_steps))
+    # every entry is written (large arrays: no time spent zeroing them first)
+    margins = np.empty((n, PAIRS, steps.shape[0]))
     utilities = np.empty((n, PAIRS, 8))
     allowed = np.empty((n, PAIRS, 8), np.bool_)
     discard_scores = np.empty((n, PAIRS))
     discard_allowed = np.empty((n, PAIRS), np.bool_)
     chosen = np.zeros(n, np.int64)
-    strengths = np.zeros(6)
-    cards = np.zeros(12, np.int64)
-    skat_chance = np.zeros(7)
-    skat_value = np.zeros(7)
-    hand_chance = np.zeros(7)
-    hand_value = np.zeros(7)
-    grand_caution, null_caution, ouvert_danger = params[12], params[13], params[14]
-    bid_chance, hand_chance_needed, point_weight = params[15], params[16], params[17]
-    jacks = 0
-    for i in range(4):
-        jacks |= 1 << jack_cards[i]
-    trumps = jacks
-    if game < 4:
-        trumps |= 0xFF << (8 * game)
+    strengths, cards, skat_chance, skat_value, hand_chance, hand_value, jacks, trumps = _world_buffers(jack_cards,
+                                                                                                       game)
     for w in range(n):
-        hand12 = twelve[w]
-        k = 0
-        for c in range(32):
-            if (hand12 >> c) & 1:
-                cards[k] = c
-                k += 1
-        # the discard rule: no trump while two other cards exist, no jack while two non-jacks do
-        candidates = hand12
-        if game != 5:
-            others = hand12 & ~trumps
-            non_jacks = hand12 & ~jacks
-            if _popcount(others) >= 2:
-                candidates = others
-            elif _popcount(non_jacks) >= 2:
-                candidates = non_jacks
-        p = 0
-        for i in range(12):
-            for j in range(i + 1, 12):
-                a, b = cards[i], cards[j]
-                pair = (1 << a) | (1 << b)
-                ten = hand12 & ~pair
-                if pair == discards[w]:
-                    chosen[w] = p
-                null_skat = _hand_terms(ten, forehand, tables, side, suit_score, suit_count, jack_cards, strengths)
-                # the discard: hand_eval.best_discard's score of keeping ``ten``
-                discard_allowed[w, p] = (candidates & pair) == pair
-                if game == 5:
-                    discard_scores[w, p] = strengths[5] + ((a & 7) + (b & 7)) * 0.001
-                else:
-                    discard_scores[w, p] = strengths[game] + point_weight * (card_points[a] + card_points[b])
-                # equal scores are frequent (a seven or an eight away: the same strength); the heuristic
-                # keeps the first pair in this order, so the later ones lose a hair (far below any real
-                # difference, which is at least a thousandth)
-                discard_scores[w, p] -= TIE_BREAK * p
-                # the bidding: skat and hand options of the ten cards it held
-                nibble = 0
-                for q in range(4):
-                    nibble |= ((ten >> jack_cards[q]) & 1) << q
-                for g in range(5):
-                    fam = 0 if g < 4 else 1
-                    score = strengths[g] - (grand_caution if g == 4 else 0.0)
-                    skat_chance[g] = _chance(params[2 * fam], params[2 * fam + 1], score)
-                    hand_chance[g] = _chance(params[6 + 2 * fam], params[7 + 2 * fam], score)
-                    matadors = suit_matadors[nibble, (ten >> (8 * g)) & 0xFF] if g < 4 else grand_matadors[nibble]
-                    skat_value[g] = base_values[g] * (matadors + 1)
-                    hand_value[g] = base_values[g] * (matadors + 2)
-                plain = _chance(params[4], params[5], null_skat - null_caution)
-                skat_chance[5] = plain
-                skat_chance[6] = plain * 0.3 if null_skat < -ouvert_danger else plain
-                plain = _chance(params[10], params[11], strengths[5] - null_caution)
-                hand_chance[5] = plain
-                hand_chance[6] = plain * 0.3 if strengths[5] < -ouvert_danger else plain
-                skat_value[5], skat_value[6] = null_values[0], null_values[1]
-                hand_value[5], hand_value[6] = null_values[2], null_values[3]
-                for s in range(n_steps):
-                    best = -1.0
-                    for g in range(7):
-                        if skat_value[g] >= steps[s]:
-                            best = max(best, skat_chance[g] - bid_chance)
-                        if hand_value[g] >= steps[s]:
-                            best = max(best, hand_chance[g] - hand_chance_needed)
-                    margins[w, p, s] = best
-                # hand or skat: the hand games worth the bid against the best skat game worth it
-                pick_up = -np.inf
-                for g in range(7):
-                    v = hand_value[g]
-                    c = hand_chance[g]
-                    utilities[w, p, g] = c * (v + 50.0) - (1.0 - c) * (2.0 * v + 130.0)
-                    allowed[w, p, g] = v >= bid
-                    if skat_value[g] >= bid:
-                        v = skat_value[g]
-                        c = skat_chance[g]
-                        pick_up = max(pick_up, c * (v + 50.0) - (1.0 - c) * (2.0 * v + 130.0))
-                if pick_up > -np.inf:
-                    utilities[w, p, 7] = pick_up
-                    allowed[w, p, 7] = True
-                else:
-                    utilities[w, p, 7] = 0.0
-                    allowed[w, p, 7] = False
-                p += 1
+        chosen[w] = _judge_world(twelve[w], discards[w], forehand, steps, bid, game, side, suit_score, suit_count,
+                                 tables, params, base_values, null_values, suit_matadors, grand_matadors,
+                                 jack_cards, card_points, margins[w], utilities[w], allowed[w], discard_scores[w],
+                                 discard_allowed[w], strengths, cards, skat_chance, skat_value, hand_chance,
+                                 hand_value, jacks, trumps)
     return margins, utilities, allowed, discard_scores, discard_allowed, chosen
 
 
@@ -257,15 +274,12 @@ def _popcount(x):
     return count
 
 
-@njit(cache=True, nogil=True)
-def mixture_log_likelihood(margins, went_on, utilities, allowed, bid_temperature, game_temperature, eps):
-    """(n,): log of the mean over the 66 original skats of the likelihood of the bids
-    (``went_on`` (n, S): 1 went on, 0 passed, -1 no step) and of taking the skat (the
-    last column of ``utilities``) under the soft heuristic (``inference.PolicyModel``)."""
-    n, pairs, n_steps = margins.shape
-    columns = utilities.shape[2]
-    out = np.empty(n)
-    terms = np.empty(pairs)
+@njit(cache=True, nogil=True, inline="always")
+def _world_log_likelihood(margins, went_on, utilities, allowed, bid_temperature, game_temperature, eps, terms):
+    """``mixture_log_likelihood`` of one world: margins (66, S), went_on (S,), utilities and
+    allowed (66, 8); ``terms`` (66,) scratch."""
+    pairs, n_steps = margins.shape
+    columns = utilities.shape[1]
     # the fitted model is sharp: most sigmoids and softmax terms are saturated, and their
     # values are these constants (exp(-40) is far below the uniform share ε)
     on_sure, off_sure = np.log(1 - eps / 2), np.log(eps / 2)
@@ -273,54 +287,94 @@ def mixture_log_likelihood(margins, went_on, utilities, allowed, bid_temperature
     # the choice's log-likelihood when the softmax gives the choice nothing or everything
     # (most pairs of a sharp model): the same expression, computed once
     never, always = np.log(floor + (1 - eps) * 0.0), np.log(floor + (1 - eps) * 1.0)
-    for w in range(n):
-        for p in range(pairs):
-            ll = 0.0
-            for s in range(n_steps):
-                if went_on[w, s] < 0:
-                    continue
-                x = margins[w, p, s] / bid_temperature
-                if x >= 40.0:
-                    ll += on_sure if went_on[w, s] == 1 else off_sure
-                elif x <= -40.0:
-                    ll += off_sure if went_on[w, s] == 1 else on_sure
-                else:
-                    go_on = eps / 2 + (1 - eps) / (1.0 + np.exp(-x))
-                    ll += np.log(go_on if went_on[w, s] == 1 else 1.0 - go_on)
-            top = -np.inf
-            for c in range(columns):
-                if allowed[w, p, c]:
-                    top = max(top, utilities[w, p, c] / game_temperature)
-            soft = 0.0
-            if allowed[w, p, columns - 1]:
-                picked = utilities[w, p, columns - 1] / game_temperature - top
-                if picked > -40.0:
-                    total = 0.0
-                    for c in range(columns):
-                        if allowed[w, p, c]:
-                            x = utilities[w, p, c] / game_temperature - top
-                            if x == 0.0:
-                                total += 1.0  # exp(0): the best column
-                            elif x > -40.0:
-                                total += np.exp(x)
-                    soft = (1.0 if picked == 0.0 else np.exp(picked)) / total
-            if soft == 0.0:
-                terms[p] = ll + never
-            elif soft == 1.0:
-                terms[p] = ll + always
+    for p in range(pairs):
+        ll = 0.0
+        for s in range(n_steps):
+            if went_on[s] < 0:
+                continue
+            x = margins[p, s] / bid_temperature
+            if x >= 40.0:
+                ll += on_sure if went_on[s] == 1 else off_sure
+            elif x <= -40.0:
+                ll += off_sure if went_on[s] == 1 else on_sure
             else:
-                terms[p] = ll + np.log(floor + (1 - eps) * soft)
-        top = terms.max()
-        acc = 0.0
-        for p in range(pairs):
-            x = terms[p] - top
-            if x == 0.0:
-                acc += 1.0  # exp(0)
-            elif x > -40.0:
-                acc += np.exp(x)
-        out[w] = top + np.log(acc / pairs)
+                go_on = eps / 2 + (1 - eps) / (1.0 + np.exp(-x))
+                ll += np.log(go_on if went_on[s] == 1 else 1.0 - go_on)
+        top = -np.inf
+        for c in range(columns):
+            if allowed[p, c]:
+                top = max(top, utilities[p, c] / game_temperature)
+        soft = 0.0
+        if allowed[p, columns - 1]:
+            picked = utilities[p, columns - 1] / game_temperature - top
+            if picked > -40.0:
+                total = 0.0
+                for c in range(columns):
+                    if allowed[p, c]:
+                        x = utilities[p, c] / game_temperature - top
+                        if x == 0.0:
+                            total += 1.0  # exp(0): the best column
+                        elif x > -40.0:
+                            total += np.exp(x)
+                soft = (1.0 if picked == 0.0 else np.exp(picked)) / total
+        if soft == 0.0:
+            terms[p] = ll + never
+        elif soft == 1.0:
+            terms[p] = ll + always
+        else:
+            terms[p] = ll + np.log(floor + (1 - eps) * soft)
+    top = terms.max()
+    acc = 0.0
+    for p in range(pairs):
+        x = terms[p] - top
+        if x == 0.0:
+            acc += 1.0  # exp(0)
+        elif x > -40.0:
+            acc += np.exp(x)
+    return top + np.log(acc / pairs)
+
+
+@njit(cache=True, nogil=True)
+def mixture_log_likelihood(margins, went_on, utilities, allowed, bid_temperature, game_temperature, eps):
+    """(n,): log of the mean over the 66 original skats of the likelihood of the bids
+    (``went_on`` (n, S): 1 went on, 0 passed, -1 no step) and of taking the skat (the
+    last column of ``utilities``) under the soft heuristic (``inference.PolicyModel``)."""
+    n = margins.shape[0]
+    out = np.empty(n)
+    terms = np.empty(margins.shape[1])
+    for w in range(n):
+        out[w] = _world_log_likelihood(margins[w], went_on[w], utilities[w], allowed[w], bid_temperature,
+                                       game_temperature, eps, terms)
     return out
 
+
+@njit(cache=True, nogil=True)
+def drawn_declarer(twelve, discards, forehand, steps, bid, game, side, suit_score, suit_count, tables, params,
+                   base_values, null_values, suit_matadors, grand_matadors, jack_cards, card_points,
+                   went_on, bid_temperature, game_temperature, eps):
+    """``declarer_mixture``'s discard scores, allowed and chosen, and the log-likelihood of the
+    mixture under one model (``mixture_log_likelihood``, ``went_on`` (S,)), world by world:
+    the (n, 66, ·) arrays of the mixture are never stored."""
+    n = twelve.shape[0]
+    margins = np.empty((PAIRS, steps.shape[0]))
+    utilities = np.empty((PAIRS, 8))
+    allowed = np.empty((PAIRS, 8), np.bool_)
+    discard_scores = np.empty((n, PAIRS))
+    discard_allowed = np.empty((n, PAIRS), np.bool_)
+    chosen = np.zeros(n, np.int64)
+    out = np.empty(n)
+    terms = np.empty(PAIRS)
+    strengths, cards, skat_chance, skat_value, hand_chance, hand_value, jacks, trumps = _world_buffers(jack_cards,
+                                                                                                       game)
+    for w in range(n):
+        chosen[w] = _judge_world(twelve[w], discards[w], forehand, steps, bid, game, side, suit_score, suit_count,
+                                 tables, params, base_values, null_values, suit_matadors, grand_matadors,
+                                 jack_cards, card_points, margins, utilities, allowed, discard_scores[w],
+                                 discard_allowed[w], strengths, cards, skat_chance, skat_value, hand_chance,
+                                 hand_value, jacks, trumps)
+        out[w] = _world_log_likelihood(margins, went_on, utilities, allowed, bid_temperature, game_temperature, eps,
+                                       terms)
+    return discard_scores, discard_allowed, chosen, out
 
 # ------------------------------------------------ the pool's worlds
 

@@ -51,8 +51,10 @@ def _warm_playouts() -> None:
 
 
 def _warm_inference() -> None:
+    import random
+
     from ..game import Deal, GameState, Phase, Play
-    from ..inference import InferenceSampler
+    from ..inference import InferenceSampler, log_likelihoods
     from ..players.heuristic import HeuristicPlayer
 
     # sampler=inference (MCU and PIMC): a defender's pool after a card of a declarer who took
@@ -65,7 +67,10 @@ def _warm_inference() -> None:
             player = players[state.to_move]
             state.push(Play(player.core_card(view)) if state.phase == Phase.PLAY else player.choose(view).move)
         if not state.is_over and state.skat_taken and state.to_move != state.declarer:
-            InferenceSampler(state.view(state.to_move), 20, 1)
+            view = state.view(state.to_move)
+            sampler = InferenceSampler(view, 20, 1)
+            # the mixture's arrays and their likelihood (``log_likelihoods``; a pool draws the discards)
+            log_likelihoods(view, [sampler.sample(random.Random(1))])
             return
 
 

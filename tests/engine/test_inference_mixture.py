@@ -214,3 +214,31 @@ def test_worlds_with_the_same_twelve_are_judged_once_and_as_if_alone():
         if checked == 3:
             break
     assert checked == 3
+
+
+def test_a_drawn_pool_weighs_the_mixture_as_its_arrays_do():
+    # draw_discards judges the declarer's 66 hands world by world without keeping the arrays
+    # (inference_core.drawn_declarer): the same likelihood as the mixture's arrays give, to the bit
+    from engine.inference import _declarer_twelve, draw_discards, played_by
+
+    other = PolicyModel(0.05, 5.0, 0.1)
+    checked = 0
+    for seed in range(40):
+        state = _declarer_took_the_skat(seed)
+        if state is None:
+            continue
+        view = state.view((state.declarer + 1) % 3)
+        base = WorldSampler(view)
+        hands, skats = base.sample_arrays(40, np.random.default_rng(seed))
+        hands, skats = np.concatenate([hands, hands[:10]]), np.concatenate([skats, skats[:10]])  # shared twelves
+        _, _, _, drawn = draw_discards(view, base, hands, skats, FITTED_MODEL, np.random.default_rng(seed))
+        decl = state.declarer
+        twelve = hands[:, decl] | skats | played_by(view)[decl]
+        own = [s for s in bid_steps(view) if s.seat == decl]
+        arrays, _ = _declarer_twelve(view, own, twelve & ~skats, skats)
+        for model in (FITTED_MODEL, other):
+            assert np.array_equal(drawn.log_likelihood(model), arrays.log_likelihood(model))
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
