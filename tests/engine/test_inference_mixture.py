@@ -94,14 +94,20 @@ def _declarer_took_the_skat(seed):
     return state if state.phase == Phase.PLAY and state.skat_taken else None
 
 
+def _skat_games(seeds: int):
+    """(seed, game at the opening lead) for the deals among the first ``seeds`` where the
+    heuristic's declarer took the skat."""
+    for seed in range(seeds):
+        state = _declarer_took_the_skat(seed)
+        if state is not None:
+            yield seed, state
+
+
 def test_the_hand_the_declarer_bid_with_explains_its_bids_best():
     # in the true world one of the 66 tens is the hand the declarer bid with: the heuristic's
     # bids and its taking the skat are likely there, and likelier than over the 66 on average
     judged, likely, above_mean = 0, 0, 0
-    for seed in range(60):
-        state = _declarer_took_the_skat(seed)
-        if state is None:
-            continue
+    for seed, state in _skat_games(60):
         view = state.view((state.declarer + 1) % 3)
         found = evidence_in(view, np.array([state.hands], np.int64), np.array([state.discard]), cards=False)
         assert len(found.mixtures) == 1 and found.discard is not None
@@ -124,9 +130,8 @@ def test_the_hand_the_declarer_bid_with_explains_its_bids_best():
 def test_defenders_know_the_discard_better_than_the_uniform_sampler():
     # the cards the declarer put away: the inference beliefs give them the skat more often
     inferred, informed = [], []
-    for seed in range(40):
-        state = _declarer_took_the_skat(seed)
-        if state is None or state.declaration.game == GameType.NULL:
+    for seed, state in _skat_games(40):
+        if state.declaration.game == GameType.NULL:
             continue
         view = state.view((state.declarer + 1) % 3)
         a, b = beliefs(view, "inference", seed=seed, pool=2000), beliefs(view, "informed")
@@ -144,10 +149,7 @@ def test_drawn_discards_keep_the_hard_facts_and_follow_the_model():
 
     sharp = PolicyModel(0.01, 0.5, 0.02, discard_temperature=1e-9)
     checked = heuristic = 0
-    for seed in range(40):
-        state = _declarer_took_the_skat(seed)
-        if state is None:
-            continue
+    for seed, state in _skat_games(40):
         # a few tricks in, so that the declarer has played cards and may have shown voids
         players = [HeuristicPlayer(seed * 3 + i) for i in range(3)]
         while not state.is_over and len(state.tricks) < 4:
@@ -187,10 +189,7 @@ def test_worlds_with_the_same_twelve_are_judged_once_and_as_if_alone():
     # one row of the mixture, and each world keeps its own discard
     models = [FITTED_MODEL, PolicyModel(0.05, 5.0, 0.02, discard_temperature=0.5)]
     checked = 0
-    for seed in range(40):
-        state = _declarer_took_the_skat(seed)
-        if state is None:
-            continue
+    for seed, state in _skat_games(40):
         view = state.view((state.declarer + 1) % 3)
         hands, skats = WorldSampler(view).sample_arrays(30, np.random.default_rng(seed))
         # every world again with the same twelve split otherwise: a kept card and a skat card swapped
@@ -223,10 +222,7 @@ def test_a_drawn_pool_weighs_the_mixture_as_its_arrays_do():
 
     other = PolicyModel(0.05, 5.0, 0.1)
     checked = 0
-    for seed in range(40):
-        state = _declarer_took_the_skat(seed)
-        if state is None:
-            continue
+    for seed, state in _skat_games(40):
         view = state.view((state.declarer + 1) % 3)
         base = WorldSampler(view)
         hands, skats = base.sample_arrays(40, np.random.default_rng(seed))
