@@ -114,6 +114,16 @@ def _world_buffers(jack_cards, game):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _cards_in(hand, cards):
+    """The cards of ``hand`` into ``cards``, lowest first (the order of the pairs)."""
+    k = 0
+    for c in range(32):
+        if (hand >> c) & 1:
+            cards[k] = c
+            k += 1
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _judge_world(hand12, discard, forehand, steps, bid, game, side, suit_score, suit_count, tables, params,
                  base_values, null_values, suit_matadors, grand_matadors, jack_cards, card_points,
                  margins, utilities, allowed, discard_scores, discard_allowed, strengths, cards, skat_chance,
@@ -124,11 +134,7 @@ def _judge_world(hand12, discard, forehand, steps, bid, game, side, suit_score, 
     grand_caution, null_caution, ouvert_danger = params[12], params[13], params[14]
     bid_chance, hand_chance_needed, point_weight = params[15], params[16], params[17]
     chosen = 0
-    k = 0
-    for c in range(32):
-        if (hand12 >> c) & 1:
-            cards[k] = c
-            k += 1
+    _cards_in(hand12, cards)
     # the discard rule: no trump while two other cards exist, no jack while two non-jacks do
     candidates = hand12
     if game != 5:
@@ -252,11 +258,7 @@ def pair_masks(twelve):
     out = np.empty((n, PAIRS), np.int64)
     cards = np.zeros(12, np.int64)
     for w in range(n):
-        k = 0
-        for c in range(32):
-            if (twelve[w] >> c) & 1:
-                cards[k] = c
-                k += 1
+        _cards_in(twelve[w], cards)
         p = 0
         for i in range(12):
             for j in range(i + 1, 12):

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..game import Bid, Hold
+from ..inference import bid_steps
 from ..players import hand_eval
 from ..record import parse_record
 from ..tournament import GameOutcome, read_journal, summarize
@@ -95,10 +95,11 @@ def declared_hands(outcomes: list[GameOutcome], spec: int) -> list[DeclaredHand]
         game = best.declaration.game if best is not None else state.declaration.game
         points = [seat.seeger_fabian for seat in outcome.seats]
         own = points[seat_index]
+        others = max((step.value for step in bid_steps(state) if step.seat != declarer and step.went_on), default=0)
         hands.append(DeclaredHand(
             chance=best.chance if best is not None else 0.0,
             family=game.name.lower() if game.name in ("GRAND", "NULL") else "suit", hand_game=hand_game,
-            bid=state.bid, others=_others_highest(state, declarer), limit=hand_eval.bid_limit(hand, declarer),
+            bid=state.bid, others=others, limit=hand_eval.bid_limit(hand, declarer),
             forehand=declarer == 0, won=bool(outcome.seats[seat_index].declarer_won),
             relative=own - (sum(points) - own) / 2))
     return hands
@@ -157,17 +158,6 @@ def learned_passes(hands: list[DeclaredHand], folds: int = 5, seed: int = 0) -> 
         if (fold == f).any() and (fold != f).any():
             p[fold == f] = 1 / (1 + np.exp(-x[fold == f] @ _logistic_fit(x[fold != f], y[fold != f])))
     return p * (bid + 50) - (1 - p) * (2 * bid + 90) < 0
-
-
-def _others_highest(state, declarer: int) -> int:
-    """The highest value the two other seats bid or held (0: neither did)."""
-    highest = current = 0
-    for seat, move in state.bid_history:
-        if isinstance(move, Bid):
-            current = move.value
-        if isinstance(move, (Bid, Hold)) and seat != declarer:
-            highest = max(highest, current)
-    return highest
 
 
 def report(folder: str | Path) -> str:
