@@ -69,9 +69,16 @@ class PolicyModel:
     """ε for a card: the heuristic's card with 1-ε, any card of the hand with ε (its ties are broken at random)."""
     discard_temperature: float = 0.1
     """Strength units: the two cards put away are chosen by softmax(score / T) over the pairs the rule allows."""
+    searcher_card_share: float = 0.0
+    """ε_card of a second kind of player, one that plays unlike the heuristic (a searching program
+    or a person): each seat's cards are judged under both kinds, and the two likelihoods mixed
+    by ``searcher_prior`` (0: one kind only, ``card_uniform_share``)."""
+    searcher_prior: float = 0.0
+    """The prior chance that a seat plays like the second kind."""
 
 
 FITTED_MODEL = PolicyModel(bid_temperature=0.002, game_temperature=0.5, uniform_share=0.02, card_uniform_share=0.02,
+                           searcher_card_share=0.7, searcher_prior=0.8,
                            discard_temperature=1e-8)
 """Fitted by ``python3 -m engine.tools.fit_inference --games 2000 --seed 1`` (docs/inference.md)."""
 
@@ -260,6 +267,8 @@ class Evidence:
     card_matches: np.ndarray | None = None
     """(n, plays) the heuristic plays the card played; with ``card_hand_sizes`` (plays,)."""
     card_hand_sizes: np.ndarray | None = None
+    card_seats: np.ndarray | None = None
+    """(plays,) the seat that played each card."""
 
     def log_likelihood(self, model: PolicyModel) -> np.ndarray:
         total = np.zeros(self.worlds)
@@ -274,9 +283,29 @@ class Evidence:
         if self.discard is not None:
             total += self.discard.log_likelihood(model)
         if self.card_matches is not None and self.card_matches.shape[1]:
-            ec = model.card_uniform_share
-            total += np.log((1 - ec) * self.card_matches + ec / self.card_hand_sizes).sum(axis=1)
+            total += card_log_likelihood(self.card_matches, self.card_hand_sizes, self.card_seats, model)
         return total
+
+
+def card_log_likelihood(matches: np.ndarray, hand_sizes: np.ndarray, seats: np.ndarray | None,
+                        model: PolicyModel) -> np.ndarray:
+    """Per world, the log-likelihood of the cards played: (n, plays) heuristic matches, (plays,)
+    hand sizes and seats.  With a second kind of player each seat's plays are judged under
+    both kinds and mixed by the prior (a seat that keeps playing unlike the heuristic is
+    soon judged as the second kind, without ruling worlds out for it)."""
+    ec = model.card_uniform_share
+    heuristic_like = np.log((1 - ec) * matches + ec / hand_sizes)
+    if model.searcher_prior <= 0 or seats is None:
+        return heuristic_like.sum(axis=1)
+    es = model.searcher_card_share
+    searcher_like = np.log((1 - es) * matches + es / hand_sizes)
+    total = np.zeros(len(matches))
+    for seat in np.unique(seats):
+        columns = seats == seat
+        first = np.log1p(-model.searcher_prior) + heuristic_like[:, columns].sum(axis=1)
+        second = np.log(model.searcher_prior) + searcher_like[:, columns].sum(axis=1)
+        total += np.logaddexp(first, second)
+    return total
 
 
 def evidence(view: GameState, worlds: list[World], cards: bool = True) -> Evidence:
@@ -323,7 +352,7 @@ def evidence_in(view: GameState, hands: np.ndarray, skats: np.ndarray, cards: bo
         if seat == declarer and in_play and view.declaration.hand:
             _hand_declaration(view, skat_chances, skat_values, hand_chances, hand_values, found)
     if in_play and cards:
-        found.card_matches, found.card_hand_sizes = card_play_matches(view, viewer, hands, skats)
+        found.card_matches, found.card_hand_sizes, found.card_seats = card_play_matches(view, viewer, hands, skats)
     return found
 
 
@@ -391,19 +420,19 @@ def past_plays(view: GameState, viewer: int) -> PastPlays:
 
 
 def card_play_matches(view: GameState, viewer: int, hands: np.ndarray, skats: np.ndarray, seed: int = 1
-                      ) -> tuple[np.ndarray, np.ndarray]:
-    """(worlds, plays): whether the heuristic plays each card the other seats played, and (plays,)
-    the hand size of each play (its ε share is spread over the hand)."""
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(worlds, plays): whether the heuristic plays each card the other seats played; (plays,)
+    the hand size of each play (its ε share is spread over the hand) and the seat that played it."""
     from .inference_core import heuristic_matches
 
     plays = past_plays(view, viewer)
     if plays.seats.size == 0:
-        return np.zeros((len(hands), 0), np.uint8), plays.hand_sizes
+        return np.zeros((len(hands), 0), np.uint8), plays.hand_sizes, plays.seats
     matches = heuristic_matches(
         int(view.declaration.game), view.declarer, plays.seats, plays.cards, plays.tricks, plays.counts,
         plays.leaders, plays.played, plays.voids, plays.later, plays.decl_later, plays.knows_skat,
         bool(view.declaration.ouvert), np.ascontiguousarray(hands), np.ascontiguousarray(skats), seed)
-    return matches, plays.hand_sizes
+    return matches, plays.hand_sizes, plays.seats
 
 
 def _declared_column(view: GameState) -> int:

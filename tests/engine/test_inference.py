@@ -140,7 +140,7 @@ def test_the_heuristics_cards_are_likely_in_the_true_world_and_less_in_others():
         viewer = state.to_move
         view = state.view(viewer)
         skat = state.discard if state.skat_taken else state.skat
-        matches, sizes = card_play_matches(view, viewer, np.array([state.hands], np.int64), np.array([skat]))
+        matches, sizes, _ = card_play_matches(view, viewer, np.array([state.hands], np.int64), np.array([skat]))
         assert matches.shape[1] == 12 and np.all(sizes >= 4)  # the other seats' 12 cards, from hands of 4-10
         true_rate.append(matches.mean())
         hands, skats = WorldSampler(view).sample_arrays(50, np.random.default_rng(seed))
