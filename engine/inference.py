@@ -22,7 +22,11 @@ The model is the heuristic player made soft (``PolicyModel``):
   allows (no trump while two other cards exist ...), softmax of
   ``hand_eval.best_discard``'s score / T_discard, mixed with ε uniform;
 - every card played: the heuristic's card with 1-ε_card, any card of the
-  hand with ε_card (``inference_core.heuristic_matches``).
+  hand with ε_card (``inference_core.heuristic_matches``).  Each seat may play
+  like the heuristic (ε_card small) or like a searching program or a person
+  (a large ε_card); its cards' likelihood is the mixture of the two kinds by
+  their prior, so a seat that keeps deviating from the heuristic is soon
+  judged the second kind and no longer rules worlds out.
 
 A declarer who took the skat bid and chose to take it with ten cards of its
 twelve, and which two were the skat the defenders cannot know: its bids and
@@ -40,6 +44,7 @@ and, for the declarer's 66 possible hands per world, numba.
 from __future__ import annotations
 
 import bisect
+import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -572,17 +577,29 @@ class InferenceSampler:
         self.view = view
         generator = np.random.default_rng(seed)
         self.hands, self.skats = base.sample_arrays(pool, generator)
+        self._proposal_log_weight: np.ndarray | float = 0.0
         if draws_discards(view, base):
-            self.hands, self.skats, log_w, mixture = draw_discards(view, base, self.hands, self.skats, model,
-                                                                   generator)
-            log_w = log_w + evidence_in(view, self.hands, self.skats, drawn_discards=mixture).log_likelihood(model)
+            self.hands, self.skats, self._proposal_log_weight, mixture = draw_discards(
+                view, base, self.hands, self.skats, model, generator)
+            self.evidence = evidence_in(view, self.hands, self.skats, drawn_discards=mixture)
         else:
-            log_w = evidence_in(view, self.hands, self.skats).log_likelihood(model)
+            self.evidence = evidence_in(view, self.hands, self.skats)
+        self._weigh(model)
+
+    def _weigh(self, model: PolicyModel) -> None:
+        log_w = self._proposal_log_weight + self.evidence.log_likelihood(model)
         weights = np.exp(log_w - log_w.max())
         self.weights = weights / weights.sum()
         self.effective_sample_size = float(1.0 / np.square(self.weights).sum())
         self._cumulative = np.cumsum(self.weights).tolist()
         self._cumulative[-1] = 1.0
+
+    def reweighed(self, model: PolicyModel) -> InferenceSampler:
+        """The same pool weighed under another model that differs only in the card play
+        (the discards were drawn with this sampler's model): a fit compares models on one pool."""
+        other = copy.copy(self)
+        other._weigh(model)
+        return other
 
     def sample(self, rng: random.Random) -> World:
         i = min(bisect.bisect_right(self._cumulative, rng.random()), len(self.skats) - 1)

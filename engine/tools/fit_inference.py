@@ -20,7 +20,7 @@ import itertools
 import math
 import random
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -37,6 +37,8 @@ GAME_TEMPERATURES = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 40.0, 80.0)
 SHARES = (0.005, 0.01, 0.02, 0.05, 0.1, 0.2)
 DISCARD_TEMPERATURES = (1e-8, 1e-6, 1e-4, 0.001, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 CARD_SHARES = (0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3, 0.5)
+SEARCHER_SHARES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+SEARCHER_PRIORS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 @dataclass
@@ -170,6 +172,85 @@ def iss_observations(path: str) -> Observations:
     return found
 
 
+def seat_card_plays(path: str, games: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per game and seat of the records (suit, grand and null games played to the last
+    trick): whether the heuristic plays each card the seat played, judged in the true world,
+    and the seat's hand size at each play; the first ``games`` records."""
+    from ..record import read_records
+
+    records, _ = read_records(path)
+    plays = []
+    for record in records[:games]:
+        states = [s for s in record.positions() if s.phase == Phase.PLAY and len(s.tricks) == 9 and not s.trick]
+        if not states:
+            continue
+        state = states[0]
+        world = true_world(state)
+        for seat in range(3):
+            found = evidence_of(state.view((seat + 1) % 3), [world])
+            mine = found.card_seats == seat
+            plays.append((found.card_matches[0, mine].astype(float), found.card_hand_sizes[mine]))
+    return plays
+
+
+def fit_searchers(plays: list[tuple[np.ndarray, np.ndarray]], heuristic_share: float
+                  ) -> tuple[float, float, float]:
+    """The grid's best (searcher ε_card, prior) for seats whose cards are judged as the
+    heuristic's (ε ``heuristic_share``) or the searcher's, mixed per seat and game; and the
+    mean log-likelihood per card it gives."""
+    def seat_totals(eps: float) -> np.ndarray:
+        return np.array([np.log((1 - eps) * m + eps / k).sum() for m, k in plays])
+
+    heuristic_like = seat_totals(heuristic_share)
+    cards = sum(len(m) for m, _ in plays)
+    best = (0.0, 0.0, -math.inf)
+    for eps in SEARCHER_SHARES:
+        searcher_like = seat_totals(eps)
+        for prior in SEARCHER_PRIORS:
+            ll = float(np.logaddexp(np.log1p(-prior) + heuristic_like, np.log(prior) + searcher_like).sum())
+            if ll > best[2]:
+                best = (eps, prior, ll)
+    return best[0], best[1], best[2] / max(1, cards)
+
+
+def fit_searchers_by_beliefs(path: str, games: int, heuristic_share: float
+                             ) -> tuple[float, float, float, float, int]:
+    """The grid's (searcher ε_card, prior) whose beliefs are the most accurate on the records:
+    at the start of tricks 2-6 of the first ``games`` records, every seat's inference pool (a
+    100-world decision's) is weighed under each model, and the mean log-loss per hidden card
+    of its beliefs (``belief_accuracy.FLOOR``) is taken.  Returns the best (ε, prior), its
+    log-loss, the log-loss with one kind only (ε ``heuristic_share``) and the number of cards."""
+    from ..inference import FITTED_MODEL, InferenceSampler, beliefs_of, pool_size
+    from ..record import read_records
+    from .belief_accuracy import FLOOR, _true_place
+
+    records, _ = read_records(path)
+    base = replace(FITTED_MODEL, card_uniform_share=heuristic_share)
+    models = {(eps, prior): replace(base, searcher_card_share=eps, searcher_prior=prior)
+              for eps in SEARCHER_SHARES for prior in SEARCHER_PRIORS}
+    models[(0.0, 0.0)] = replace(base, searcher_card_share=0.0, searcher_prior=0.0)
+    losses = dict.fromkeys(models, 0.0)
+    cards = 0
+    for number, record in enumerate(records[:games]):
+        for state in record.positions():
+            if state.phase != Phase.PLAY or state.trick or not 1 <= len(state.tricks) <= 5:
+                continue
+            for seat in range(3):
+                sampler = InferenceSampler(state.view(seat), pool_size(100), number, base)
+                truth = None
+                for key, model in models.items():
+                    found = beliefs_of(sampler.reweighed(model))
+                    if truth is None:
+                        hidden = [c for c in range(32) if found.hidden >> c & 1]
+                        truth = [(c, _true_place(state, c)) for c in hidden]
+                        cards += len(truth)
+                    losses[key] -= sum(math.log(max(found.places[c, place], FLOOR)) for c, place in truth)
+    alone = losses.pop((0.0, 0.0))
+    best = min(losses, key=losses.get)
+    fit_searchers_by_beliefs.last_losses = {k: v / max(1, cards) for k, v in losses.items()}
+    return best[0], best[1], losses[best] / max(1, cards), alone / max(1, cards), cards
+
+
 def fit_bidding(found: Observations) -> tuple[PolicyModel, float]:
     """The grid's best bid and game temperatures, ε and discard temperature (the discard's
     likelihood shares only ε with the rest, so each ε takes the best of each part)."""
@@ -197,18 +278,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--iss", help="ISS records to check the fitted model on")
+    parser.add_argument("--searchers", help="records of games with searching players (a tournament's games.sgf): "
+                                            "fit the second kind of card player on them")
+    parser.add_argument("--searcher-games", type=int, default=1000,
+                        help="how many of those records the plays are fitted on (default 1000)")
+    parser.add_argument("--belief-games", type=int, default=200,
+                        help="how many of those records the beliefs are judged on (default 200)")
     args = parser.parse_args(argv)
     bidding, cards = self_play(args.games, args.seed)
     model, ll = fit_bidding(bidding)
     card_eps, card_ll = fit_cards(cards)
     model = PolicyModel(model.bid_temperature, model.game_temperature, model.uniform_share, card_eps,
                         model.discard_temperature)
+    if args.searchers:
+        plays = seat_card_plays(args.searchers, args.searcher_games)
+        ml_eps, ml_prior, per_card = fit_searchers(plays, card_eps)
+        alone = float(sum(np.log((1 - card_eps) * m + card_eps / k).sum() for m, k in plays)
+                      / max(1, sum(len(m) for m, _ in plays)))
+        searcher_eps, prior, belief_loss, belief_alone, hidden = fit_searchers_by_beliefs(
+            args.searchers, args.belief_games, card_eps)
+        model = replace(model, searcher_card_share=searcher_eps, searcher_prior=prior)
     print(f"self-play: {args.games} games, {bidding.actions} bidding and declaring actions, "
           f"{len(cards.card_matches)} cards")
     print(f"fitted: {model}")
     print(f"  mean log-likelihood per bidding/declaring action {ll / bidding.actions:.4f}, "
           f"per card {card_ll / max(1, len(cards.card_matches)):.4f}; "
           f"heuristic's card matched {np.mean(cards.card_matches):.3f}")
+    if args.searchers:
+        print(f"searchers' records: {len(plays)} seats' card play, {sum(len(m) for m, _ in plays)} cards; "
+              f"the heuristic's card matched {np.mean(np.concatenate([m for m, _ in plays])):.3f}")
+        print(f"  maximum likelihood of the plays: ε_card {ml_eps}, prior {ml_prior}; mean log-likelihood "
+              f"per card {per_card:.4f} (one kind only: {alone:.4f})")
+        print(f"  most accurate beliefs (tricks 2-6 of {args.belief_games} records, {hidden} hidden cards): "
+              f"ε_card {searcher_eps}, prior {prior}; mean log-loss {belief_loss:.4f} (one kind only: "
+              f"{belief_alone:.4f})")
     print(f"in the code: {FITTED_MODEL}")
     if args.iss:
         iss = iss_observations(args.iss)
