@@ -12,6 +12,10 @@ role and by trick, and the goal's figure: the defenders' log-loss on the
 declarer's cards at trick 1.  The inference sampler uses the pool a 100-world
 PIMC decision uses (4,000 candidate worlds) unless ``--pool`` says otherwise;
 ``--tricks 1`` measures the first trick only (a fraction of the time).
+
+``--records FILE`` measures on recorded games instead (the first ``--games``
+of them, at their own card decisions): a tournament's ``games.sgf`` shows how
+well the samplers read opponents that play unlike the heuristic.
 """
 
 from __future__ import annotations
@@ -44,6 +48,26 @@ def _true_place(state: GameState, card: int) -> int:
 ALL_TRICKS = tuple(range(1, 11))
 
 
+def _add_losses(totals, state: GameState, seed: int, pool: int) -> None:
+    """The log-loss of every hidden card under each sampler, at the card decision of ``state``."""
+    seat = state.to_move
+    view = state.view(seat)
+    role = "declarer" if seat == state.declarer else "defenders"
+    trick = len(state.tricks) + 1
+    for sampler in SAMPLERS:
+        found = beliefs(view, sampler, seed=seed, pool=pool)
+        hidden = found.hidden
+        for card in range(32):
+            if not hidden >> card & 1:
+                continue
+            place = _true_place(state, card)
+            loss = -math.log(max(found.places[card, place], FLOOR))
+            whose = "skat" if place == SKAT_PLACE else ("declarer" if place == state.declarer else "defender")
+            for key in ((sampler, role, trick, whose), (sampler, role, trick, "all")):
+                totals[key][0] += loss
+                totals[key][1] += 1
+
+
 def game_losses(seed: int, pool: int, tricks: tuple[int, ...] = ALL_TRICKS) -> dict[tuple, list[float]]:
     """(sampler, role, trick, whose cards) -> [sum of log-losses, hidden cards] for one game,
     at the card decisions of ``tricks``."""
@@ -54,42 +78,52 @@ def game_losses(seed: int, pool: int, tricks: tuple[int, ...] = ALL_TRICKS) -> d
     decision = 0
     while not state.is_over:
         seat = state.to_move
-        view = state.view(seat)
         if state.phase == Phase.PLAY:
-            role = "declarer" if seat == state.declarer else "defenders"
             trick = len(state.tricks) + 1
             if trick > max(tricks):
                 break
             decision += 1
-            if trick not in tricks:
-                state.push(players[seat].choose(view).move)
-                continue
-            for sampler in SAMPLERS:
-                found = beliefs(view, sampler, seed=seed * 1000 + decision, pool=pool)
-                hidden = found.hidden
-                for card in range(32):
-                    if not hidden >> card & 1:
-                        continue
-                    place = _true_place(state, card)
-                    loss = -math.log(max(found.places[card, place], FLOOR))
-                    whose = "skat" if place == SKAT_PLACE else ("declarer" if place == state.declarer else "defender")
-                    for key in ((sampler, role, trick, whose), (sampler, role, trick, "all")):
-                        totals[key][0] += loss
-                        totals[key][1] += 1
-        state.push(players[seat].choose(view).move)
+            if trick in tricks:
+                _add_losses(totals, state, seed * 1000 + decision, pool)
+        state.push(players[seat].choose(state.view(seat)).move)
     return dict(totals)
 
 
-def measure(games: int, seed: int, pool: int, workers: int, tricks: tuple[int, ...] = ALL_TRICKS
-            ) -> dict[tuple, list[float]]:
+def record_losses(text: str, seed: int, pool: int, tricks: tuple[int, ...] = ALL_TRICKS) -> dict[tuple, list[float]]:
+    """``game_losses`` for a recorded game (ISS text): its own card decisions, as played."""
+    from ..record import parse_record
+
+    totals: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0])
+    decision = 0
+    for state in parse_record(text).positions():
+        if state.phase != Phase.PLAY or state.declarer is None or state.is_over:
+            continue  # (a Ramsch has no declarer whose cards there are to guess)
+        decision += 1
+        if len(state.tricks) + 1 in tricks:
+            _add_losses(totals, state, seed * 1000 + decision, pool)
+    return dict(totals)
+
+
+def measure(games: int, seed: int, pool: int, workers: int, tricks: tuple[int, ...] = ALL_TRICKS,
+            records: list[str] | None = None) -> dict[tuple, list[float]]:
+    """Self-play games, or the first ``games`` of ``records`` (ISS texts) if given."""
     seeds = [seed * 1_000_003 + i for i in range(games)]
+    task, first = game_losses, seeds
+    if records is not None:
+        task, first = record_losses, records[:games]
+        seeds = seeds[:len(first)]
     totals: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0])
     if workers > 1:
         with ProcessPoolExecutor(workers) as executor:
-            results = executor.map(game_losses, seeds, [pool] * games, [tricks] * games, chunksize=8)
+            if records is None:
+                results = executor.map(task, first, [pool] * len(first), [tricks] * len(first), chunksize=8)
+            else:
+                results = executor.map(task, first, seeds, [pool] * len(first), [tricks] * len(first), chunksize=8)
             parts = list(results)
+    elif records is None:
+        parts = [task(s, pool, tricks) for s in first]
     else:
-        parts = [game_losses(s, pool, tricks) for s in seeds]
+        parts = [task(text, s, pool, tricks) for text, s in zip(first, seeds)]
     for part in parts:
         for key, (loss, count) in part.items():
             totals[key][0] += loss
@@ -102,8 +136,8 @@ def mean(totals, key) -> float | None:
     return loss / count if count else None
 
 
-def report(totals, games: int, pool: int, elapsed: float) -> str:
-    lines = [f"{games} heuristic self-play games, inference pool {pool}, {elapsed:.0f} s", ""]
+def report(totals, games: int, pool: int, elapsed: float, source: str = "heuristic self-play games") -> str:
+    lines = [f"{games} {source}, inference pool {pool}, {elapsed:.0f} s", ""]
     for role, whose, title in (("defenders", "declarer", "defenders, on the declarer's cards"),
                                ("defenders", "all", "defenders, all hidden cards"),
                                ("declarer", "all", "declarer, all hidden cards")):
@@ -150,20 +184,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--tricks", default="1-10",
                         help="the tricks whose card decisions are measured, e.g. 1 or 1-3 (default 1-10)")
+    parser.add_argument("--records", help="measure on the first --games games of these records (e.g. a "
+                                           "tournament's games.sgf) instead of heuristic self-play")
     parser.add_argument("--json", action="store_true", help="one JSON object per (sampler, role, trick, cards)")
     args = parser.parse_args(argv)
     try:
         tricks = parse_tricks(args.tricks)
     except ValueError as exc:
         parser.error(str(exc))
+    records = None
+    if args.records:
+        from ..record import format_record, read_records
+
+        try:
+            found, errors = read_records(args.records)
+        except OSError as exc:
+            parser.error(f"cannot read {args.records}: {exc.strerror}")
+        if errors:
+            print(f"skipped {len(errors)} malformed record(s); the first: {errors[0]}", file=sys.stderr)
+        records = [format_record(r) for r in found[:args.games]]
     start = time.perf_counter()
-    totals = measure(args.games, args.seed, args.pool, args.workers, tricks)
+    totals = measure(args.games, args.seed, args.pool, args.workers, tricks, records)
     if args.json:
         for (sampler, role, trick, whose), (loss, count) in sorted(totals.items()):
             print(json.dumps({"sampler": sampler, "role": role, "trick": trick, "cards": whose,
                               "log_loss": loss / count, "hidden_cards": count}))
     else:
-        print(report(totals, args.games, args.pool, time.perf_counter() - start))
+        source = "heuristic self-play games" if records is None else f"recorded games of {args.records}"
+        games = args.games if records is None else len(records)
+        print(report(totals, games, args.pool, time.perf_counter() - start, source))
     return 0
 
 
