@@ -154,7 +154,7 @@ def report(totals, games: int, pool: int, elapsed: float, source: str = "heurist
         lines.append("")
     informed = mean(totals, ("informed", "defenders", 1, "declarer"))
     inferred = mean(totals, ("inference", "defenders", 1, "declarer"))
-    if informed and inferred is not None:
+    if informed and inferred is not None and source == "heuristic self-play games":  # the goal's setting
         lines.append(f"Goal (defenders on the declarer's cards at trick 1, ≥ 20 % below informed): "
                      f"{100 * (1 - inferred / informed):.1f} % below "
                      f"({'reached' if inferred <= 0.8 * informed else 'missed'})")

@@ -11,6 +11,13 @@ make the actions taken most likely are found on a grid (bidding temperature,
 game temperature and ε jointly; the card ε on its own).  ``--iss`` also
 judges the real ISS records with the fitted model and fits them on their own,
 to show how far human bidding is from the model.
+
+``--searchers FILE`` fits the second kind of card player (a searching program)
+on records of games where such players sat (a tournament's ``games.sgf``):
+the maximum likelihood of the seats' plays in the true deals, and, the figure
+that sets the model, the log-loss of the beliefs an inference pool gives under
+each (ε_card, prior) of the grid.  ``--games 0`` skips the self-play and keeps
+the code's bidding model.
 """
 
 from __future__ import annotations
@@ -213,42 +220,45 @@ def fit_searchers(plays: list[tuple[np.ndarray, np.ndarray]], heuristic_share: f
     return best[0], best[1], best[2] / max(1, cards)
 
 
-def fit_searchers_by_beliefs(path: str, games: int, heuristic_share: float
-                             ) -> tuple[float, float, float, float, int]:
-    """The grid's (searcher ε_card, prior) whose beliefs are the most accurate on the records:
-    at the start of tricks 2-6 of the first ``games`` records, every seat's inference pool (a
-    100-world decision's) is weighed under each model, and the mean log-loss per hidden card
-    of its beliefs (``belief_accuracy.FLOOR``) is taken.  Returns the best (ε, prior), its
-    log-loss, the log-loss with one kind only (ε ``heuristic_share``) and the number of cards."""
-    from ..inference import FITTED_MODEL, InferenceSampler, beliefs_of, pool_size
+@dataclass(frozen=True)
+class BeliefFit:
+    """The beliefs' mean log-loss per hidden card for each (searcher ε_card, prior) of the grid."""
+
+    losses: dict[tuple[float, float], float]
+    one_kind: float
+    """With the heuristic's kind alone."""
+    cards: int
+
+
+def fit_searchers_by_beliefs(path: str, games: int, heuristic_share: float) -> BeliefFit:
+    """How accurate the beliefs are on the records under each (searcher ε_card, prior) of the
+    grid: at the start of tricks 2-6 of the first ``games`` records, every seat's inference
+    pool (a 100-world decision's) is weighed under each model, and the mean log-loss per
+    hidden card of its beliefs (``belief_accuracy.FLOOR``) is taken."""
+    from ..inference import InferenceSampler, beliefs_of, pool_size
     from ..record import read_records
     from .belief_accuracy import FLOOR, _true_place
 
     records, _ = read_records(path)
-    base = replace(FITTED_MODEL, card_uniform_share=heuristic_share)
+    base = replace(FITTED_MODEL, card_uniform_share=heuristic_share, searcher_card_share=0.0, searcher_prior=0.0)
     models = {(eps, prior): replace(base, searcher_card_share=eps, searcher_prior=prior)
               for eps in SEARCHER_SHARES for prior in SEARCHER_PRIORS}
-    models[(0.0, 0.0)] = replace(base, searcher_card_share=0.0, searcher_prior=0.0)
+    models[(0.0, 0.0)] = base
     losses = dict.fromkeys(models, 0.0)
     cards = 0
     for number, record in enumerate(records[:games]):
         for state in record.positions():
-            if state.phase != Phase.PLAY or state.trick or not 1 <= len(state.tricks) <= 5:
+            if state.phase != Phase.PLAY or state.trick or state.declarer is None or not 1 <= len(state.tricks) <= 5:
                 continue
             for seat in range(3):
                 sampler = InferenceSampler(state.view(seat), pool_size(100), number, base)
-                truth = None
+                truth = [(c, _true_place(state, c)) for c in range(32) if sampler.base.unknown >> c & 1]
+                cards += len(truth)
                 for key, model in models.items():
-                    found = beliefs_of(sampler.reweighed(model))
-                    if truth is None:
-                        hidden = [c for c in range(32) if found.hidden >> c & 1]
-                        truth = [(c, _true_place(state, c)) for c in hidden]
-                        cards += len(truth)
-                    losses[key] -= sum(math.log(max(found.places[c, place], FLOOR)) for c, place in truth)
-    alone = losses.pop((0.0, 0.0))
-    best = min(losses, key=losses.get)
-    fit_searchers_by_beliefs.last_losses = {k: v / max(1, cards) for k, v in losses.items()}
-    return best[0], best[1], losses[best] / max(1, cards), alone / max(1, cards), cards
+                    places = beliefs_of(sampler.reweighed(model)).places
+                    losses[key] -= sum(math.log(max(places[c, place], FLOOR)) for c, place in truth)
+    one_kind = losses.pop((0.0, 0.0))
+    return BeliefFit({k: v / max(1, cards) for k, v in losses.items()}, one_kind / max(1, cards), cards)
 
 
 def fit_bidding(found: Observations) -> tuple[PolicyModel, float]:
@@ -275,43 +285,49 @@ def fit_cards(found: Observations) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=2000,
+                        help="heuristic self-play games to fit on (0: none; the code's model stands in)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--iss", help="ISS records to check the fitted model on")
     parser.add_argument("--searchers", help="records of games with searching players (a tournament's games.sgf): "
                                             "fit the second kind of card player on them")
     parser.add_argument("--searcher-games", type=int, default=1000,
                         help="how many of those records the plays are fitted on (default 1000)")
-    parser.add_argument("--belief-games", type=int, default=200,
-                        help="how many of those records the beliefs are judged on (default 200)")
+    parser.add_argument("--belief-games", type=int, default=100,
+                        help="how many of those records the beliefs are judged on (default 100)")
     args = parser.parse_args(argv)
-    bidding, cards = self_play(args.games, args.seed)
-    model, ll = fit_bidding(bidding)
-    card_eps, card_ll = fit_cards(cards)
-    model = PolicyModel(model.bid_temperature, model.game_temperature, model.uniform_share, card_eps,
-                        model.discard_temperature)
+    model = replace(FITTED_MODEL, searcher_card_share=0.0, searcher_prior=0.0)
+    if args.games > 0:
+        bidding, cards = self_play(args.games, args.seed)
+        model, ll = fit_bidding(bidding)
+        card_eps, card_ll = fit_cards(cards)
+        model = PolicyModel(model.bid_temperature, model.game_temperature, model.uniform_share, card_eps,
+                            model.discard_temperature)
+        print(f"self-play: {args.games} games, {bidding.actions} bidding and declaring actions, "
+              f"{len(cards.card_matches)} cards")
+        print(f"fitted: {model}")
+        print(f"  mean log-likelihood per bidding/declaring action {ll / bidding.actions:.4f}, "
+              f"per card {card_ll / max(1, len(cards.card_matches)):.4f}; "
+              f"heuristic's card matched {np.mean(cards.card_matches):.3f}")
     if args.searchers:
+        card_eps = model.card_uniform_share
         plays = seat_card_plays(args.searchers, args.searcher_games)
         ml_eps, ml_prior, per_card = fit_searchers(plays, card_eps)
         alone = float(sum(np.log((1 - card_eps) * m + card_eps / k).sum() for m, k in plays)
                       / max(1, sum(len(m) for m, _ in plays)))
-        searcher_eps, prior, belief_loss, belief_alone, hidden = fit_searchers_by_beliefs(
-            args.searchers, args.belief_games, card_eps)
-        model = replace(model, searcher_card_share=searcher_eps, searcher_prior=prior)
-    print(f"self-play: {args.games} games, {bidding.actions} bidding and declaring actions, "
-          f"{len(cards.card_matches)} cards")
-    print(f"fitted: {model}")
-    print(f"  mean log-likelihood per bidding/declaring action {ll / bidding.actions:.4f}, "
-          f"per card {card_ll / max(1, len(cards.card_matches)):.4f}; "
-          f"heuristic's card matched {np.mean(cards.card_matches):.3f}")
-    if args.searchers:
+        fit = fit_searchers_by_beliefs(args.searchers, args.belief_games, card_eps)
         print(f"searchers' records: {len(plays)} seats' card play, {sum(len(m) for m, _ in plays)} cards; "
               f"the heuristic's card matched {np.mean(np.concatenate([m for m, _ in plays])):.3f}")
         print(f"  maximum likelihood of the plays: ε_card {ml_eps}, prior {ml_prior}; mean log-likelihood "
               f"per card {per_card:.4f} (one kind only: {alone:.4f})")
-        print(f"  most accurate beliefs (tricks 2-6 of {args.belief_games} records, {hidden} hidden cards): "
-              f"ε_card {searcher_eps}, prior {prior}; mean log-loss {belief_loss:.4f} (one kind only: "
-              f"{belief_alone:.4f})")
+        print(f"  the beliefs' mean log-loss per hidden card at tricks 2-6 of {args.belief_games} records "
+              f"({fit.cards} cards): one kind only {fit.one_kind:.4f}; by the searcher's ε_card (rows) and prior:")
+        print("    ε \\ prior " + " ".join(f"{prior:>6}" for prior in SEARCHER_PRIORS))
+        for eps in SEARCHER_SHARES:
+            print(f"    {eps:<11}" + " ".join(f"{fit.losses[eps, prior]:.4f}" for prior in SEARCHER_PRIORS))
+        best = min(fit.losses, key=fit.losses.get)
+        print(f"  most accurate: ε_card {best[0]}, prior {best[1]} ({fit.losses[best]:.4f})")
+        model = replace(model, searcher_card_share=best[0], searcher_prior=best[1])
     print(f"in the code: {FITTED_MODEL}")
     if args.iss:
         iss = iss_observations(args.iss)

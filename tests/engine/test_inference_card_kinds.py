@@ -83,3 +83,37 @@ def test_the_fit_finds_a_second_kind_in_games_of_searching_players():
     eps, prior, per_card = fit_searchers(plays, 0.02)
     assert 0.5 <= eps <= 0.7 and 0.5 <= prior <= 0.8
     assert per_card > np.mean([np.log(0.98 * m + 0.02 / k).mean() for m, k in plays])
+
+
+def heuristic_records(tmp_path, count):
+    from engine.record import GameRecord, format_record
+
+    texts = []
+    for seed in range(count):
+        state = GameState.new(Deal.shuffled(seed))
+        players = [HeuristicPlayer(seed * 3 + i) for i in range(3)]
+        while not state.is_over:
+            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+        texts.append(format_record(GameRecord.from_state(state, id=str(seed))))
+    path = tmp_path / "games.sgf"
+    path.write_text("".join(text + "\n" for text in texts))
+    return path
+
+
+def test_in_games_of_heuristic_players_the_second_kind_gets_the_least_prior(tmp_path):
+    from engine.tools.fit_inference import SEARCHER_PRIORS, fit_searchers, seat_card_plays
+
+    plays = seat_card_plays(str(heuristic_records(tmp_path, 12)), 12)
+    assert len(plays) >= 15 and all(len(m) == len(k) for m, k in plays)
+    eps, prior, _ = fit_searchers(plays, FITTED_MODEL.card_uniform_share)
+    assert prior == min(SEARCHER_PRIORS)
+
+
+def test_the_fit_prints_the_beliefs_grid_and_the_most_accurate_model(tmp_path, capsys):
+    from engine.tools.fit_inference import SEARCHER_SHARES, main
+
+    assert main(["--games", "0", "--searchers", str(heuristic_records(tmp_path, 3)), "--belief-games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "one kind only" in out and "most accurate: ε_card" in out
+    assert sum(line.strip().startswith(str(eps)) for line in out.splitlines() for eps in SEARCHER_SHARES) \
+        >= len(SEARCHER_SHARES)
