@@ -181,14 +181,15 @@ def iss_observations(path: str) -> Observations:
 
 def seat_card_plays(path: str, games: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per game and seat of the records (suit, grand and null games played to the last
-    trick): whether the heuristic plays each card the seat played, judged in the true world,
-    and the seat's hand size at each play; the first ``games`` records."""
+    trick; no Ramsch): whether the heuristic plays each card the seat played, judged in the
+    true world, and the seat's hand size at each play; the first ``games`` records."""
     from ..record import read_records
 
     records, _ = read_records(path)
     plays = []
     for record in records[:games]:
-        states = [s for s in record.positions() if s.phase == Phase.PLAY and len(s.tricks) == 9 and not s.trick]
+        states = [s for s in record.positions()
+                  if s.phase == Phase.PLAY and s.declarer is not None and len(s.tricks) == 9 and not s.trick]
         if not states:
             continue
         state = states[0]
@@ -201,10 +202,10 @@ def seat_card_plays(path: str, games: int) -> list[tuple[np.ndarray, np.ndarray]
 
 
 def fit_searchers(plays: list[tuple[np.ndarray, np.ndarray]], heuristic_share: float
-                  ) -> tuple[float, float, float]:
+                  ) -> tuple[float, float, float, float]:
     """The grid's best (searcher ε_card, prior) for seats whose cards are judged as the
-    heuristic's (ε ``heuristic_share``) or the searcher's, mixed per seat and game; and the
-    mean log-likelihood per card it gives."""
+    heuristic's (ε ``heuristic_share``) or the searcher's, mixed per seat and game; the
+    mean log-likelihood per card it gives, and with the heuristic's kind alone."""
     def seat_totals(eps: float) -> np.ndarray:
         return np.array([np.log((1 - eps) * m + eps / k).sum() for m, k in plays])
 
@@ -217,7 +218,7 @@ def fit_searchers(plays: list[tuple[np.ndarray, np.ndarray]], heuristic_share: f
             ll = float(np.logaddexp(np.log1p(-prior) + heuristic_like, np.log(prior) + searcher_like).sum())
             if ll > best[2]:
                 best = (eps, prior, ll)
-    return best[0], best[1], best[2] / max(1, cards)
+    return best[0], best[1], best[2] / max(1, cards), float(heuristic_like.sum()) / max(1, cards)
 
 
 @dataclass(frozen=True)
@@ -310,12 +311,9 @@ def main(argv: list[str] | None = None) -> int:
               f"per card {card_ll / max(1, len(cards.card_matches)):.4f}; "
               f"heuristic's card matched {np.mean(cards.card_matches):.3f}")
     if args.searchers:
-        card_eps = model.card_uniform_share
         plays = seat_card_plays(args.searchers, args.searcher_games)
-        ml_eps, ml_prior, per_card = fit_searchers(plays, card_eps)
-        alone = float(sum(np.log((1 - card_eps) * m + card_eps / k).sum() for m, k in plays)
-                      / max(1, sum(len(m) for m, _ in plays)))
-        fit = fit_searchers_by_beliefs(args.searchers, args.belief_games, card_eps)
+        ml_eps, ml_prior, per_card, alone = fit_searchers(plays, model.card_uniform_share)
+        fit = fit_searchers_by_beliefs(args.searchers, args.belief_games, model.card_uniform_share)
         print(f"searchers' records: {len(plays)} seats' card play, {sum(len(m) for m, _ in plays)} cards; "
               f"the heuristic's card matched {np.mean(np.concatenate([m for m, _ in plays])):.3f}")
         print(f"  maximum likelihood of the plays: ε_card {ml_eps}, prior {ml_prior}; mean log-likelihood "

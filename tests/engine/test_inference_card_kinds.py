@@ -80,9 +80,10 @@ def test_the_fit_finds_a_second_kind_in_games_of_searching_players():
         sizes = np.arange(10, 2, -1).astype(float)
         match_chance = 0.98 if like_heuristic else 0.5
         plays.append(((rng.random(len(sizes)) < match_chance).astype(float), sizes))
-    eps, prior, per_card = fit_searchers(plays, 0.02)
+    eps, prior, per_card, one_kind = fit_searchers(plays, 0.02)
     assert 0.5 <= eps <= 0.7 and 0.5 <= prior <= 0.8
-    assert per_card > np.mean([np.log(0.98 * m + 0.02 / k).mean() for m, k in plays])
+    assert per_card > one_kind
+    assert np.isclose(one_kind, np.mean(np.concatenate([np.log(0.98 * m + 0.02 / k) for m, k in plays])))
 
 
 def heuristic_records(tmp_path, count):
@@ -105,7 +106,7 @@ def test_in_games_of_heuristic_players_the_second_kind_gets_the_least_prior(tmp_
 
     plays = seat_card_plays(str(heuristic_records(tmp_path, 12)), 12)
     assert len(plays) >= 15 and all(len(m) == len(k) for m, k in plays)
-    eps, prior, _ = fit_searchers(plays, FITTED_MODEL.card_uniform_share)
+    eps, prior, _, _ = fit_searchers(plays, FITTED_MODEL.card_uniform_share)
     assert prior == min(SEARCHER_PRIORS)
 
 
