@@ -108,22 +108,16 @@ def measure(games: int, seed: int, pool: int, workers: int, tricks: tuple[int, .
             records: list[str] | None = None) -> dict[tuple, list[float]]:
     """Self-play games, or the first ``games`` of ``records`` (ISS texts) if given."""
     seeds = [seed * 1_000_003 + i for i in range(games)]
-    task, first = game_losses, seeds
-    if records is not None:
-        task, first = record_losses, records[:games]
-        seeds = seeds[:len(first)]
-    totals: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0])
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as executor:
-            if records is None:
-                results = executor.map(task, first, [pool] * len(first), [tricks] * len(first), chunksize=8)
-            else:
-                results = executor.map(task, first, seeds, [pool] * len(first), [tricks] * len(first), chunksize=8)
-            parts = list(results)
-    elif records is None:
-        parts = [task(s, pool, tricks) for s in first]
+    if records is None:
+        task, calls = game_losses, [(s, pool, tricks) for s in seeds]
     else:
-        parts = [task(text, s, pool, tricks) for text, s in zip(first, seeds)]
+        task, calls = record_losses, [(text, s, pool, tricks) for text, s in zip(records[:games], seeds)]
+    totals: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0])
+    if workers > 1 and calls:
+        with ProcessPoolExecutor(workers) as executor:
+            parts = list(executor.map(task, *zip(*calls), chunksize=8))
+    else:
+        parts = [task(*call) for call in calls]
     for part in parts:
         for key, (loss, count) in part.items():
             totals[key][0] += loss
