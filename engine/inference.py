@@ -86,8 +86,8 @@ FITTED_MODEL = PolicyModel(bid_temperature=0.002, game_temperature=0.5, uniform_
                            searcher_card_share=0.7, searcher_prior=0.8,
                            discard_temperature=1e-8)
 """Fitted by ``python3 -m engine.tools.fit_inference --games 2000 --seed 1``; the second kind of
-card player on records of MCU and PIMC tournaments (``--searchers``): the most accurate beliefs
-within 0.01 of the grid's best (docs/inference.md)."""
+card player on records of a PIMC tournament (``--searchers``): its beliefs are within 0.01 of the
+grid's most accurate (docs/inference.md)."""
 
 POOL_FACTOR = 40
 """Candidate worlds drawn per world the search asks for.  The fitted model is sharp (the
