@@ -300,19 +300,38 @@ def card_log_likelihood(matches: np.ndarray, hand_sizes: np.ndarray, seats: np.n
     hand sizes and seats.  With a second kind of player each seat's plays are judged under
     both kinds and mixed by the prior (a seat that keeps playing unlike the heuristic is
     soon judged as the second kind, without ruling worlds out for it)."""
-    ec = model.card_uniform_share
-    heuristic_like = np.log((1 - ec) * matches + ec / hand_sizes)
     if model.searcher_prior <= 0 or seats is None:
-        return heuristic_like.sum(axis=1)
-    es = model.searcher_card_share
-    searcher_like = np.log((1 - es) * matches + es / hand_sizes)
+        ec = model.card_uniform_share
+        return np.log((1 - ec) * matches + ec / hand_sizes).sum(axis=1)
     total = np.zeros(len(matches))
-    for seat in np.unique(seats):
-        columns = seats == seat
-        first = np.log1p(-model.searcher_prior) + heuristic_like[:, columns].sum(axis=1)
-        second = np.log(model.searcher_prior) + searcher_like[:, columns].sum(axis=1)
+    for first, second in _seat_kinds(matches, hand_sizes, seats, model).values():
         total += np.logaddexp(first, second)
     return total
+
+
+def _seat_kinds(matches: np.ndarray, hand_sizes: np.ndarray, seats: np.ndarray, model: PolicyModel
+                ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Per seat that played: (n,) log of prior × likelihood of its cards in each world, as the
+    heuristic's kind and as the searcher's."""
+    ec, es = model.card_uniform_share, model.searcher_card_share
+    heuristic_like = np.log((1 - ec) * matches + ec / hand_sizes)
+    searcher_like = np.log((1 - es) * matches + es / hand_sizes)
+    kinds = {}
+    for seat in np.unique(seats):
+        columns = seats == seat
+        kinds[int(seat)] = (np.log1p(-model.searcher_prior) + heuristic_like[:, columns].sum(axis=1),
+                            np.log(model.searcher_prior) + searcher_like[:, columns].sum(axis=1))
+    return kinds
+
+
+def searcher_posteriors(matches: np.ndarray, hand_sizes: np.ndarray, seats: np.ndarray, model: PolicyModel
+                        ) -> dict[int, np.ndarray]:
+    """Per seat that played: (n,) the chance in each world that it is the searching kind, given
+    its cards (none without a second kind in the model)."""
+    if model.searcher_prior <= 0 or len(seats) == 0:
+        return {}
+    return {seat: np.exp(second - np.logaddexp(first, second))
+            for seat, (first, second) in _seat_kinds(matches, hand_sizes, seats, model).items()}
 
 
 def evidence(view: GameState, worlds: list[World], cards: bool = True) -> Evidence:
@@ -589,12 +608,22 @@ class InferenceSampler:
         self._weigh(model)
 
     def _weigh(self, model: PolicyModel) -> None:
+        self.model = model
         log_w = self._proposal_log_weight + self.evidence.log_likelihood(model)
         weights = np.exp(log_w - log_w.max())
         self.weights = weights / weights.sum()
         self.effective_sample_size = float(1.0 / np.square(self.weights).sum())
         self._cumulative = np.cumsum(self.weights).tolist()
         self._cumulative[-1] = 1.0
+
+    def searcher_chances(self) -> dict[int, float]:
+        """Per other seat that has played a card: the chance that it plays like a searching
+        program rather than like the heuristic, over the weighted pool."""
+        found = self.evidence
+        if found.card_matches is None or found.card_seats is None:
+            return {}
+        posteriors = searcher_posteriors(found.card_matches, found.card_hand_sizes, found.card_seats, self.model)
+        return {seat: float(self.weights @ chance) for seat, chance in posteriors.items()}
 
     def reweighed(self, model: PolicyModel) -> InferenceSampler:
         """The same pool weighed under another model that differs only in the card play
@@ -630,6 +659,9 @@ class Beliefs:
     places: np.ndarray
     hidden: Mask
     effective_sample_size: float
+    searcher_chances: dict[int, float] = field(default_factory=dict)
+    """inference: per other seat that has played, the chance it plays like a searching program
+    rather than like the heuristic (``InferenceSampler.searcher_chances``)."""
 
     def as_dict(self) -> dict[str, list[float]]:
         """ISS card name -> [p0, p1, p2, p_skat] for every hidden card."""
@@ -670,7 +702,7 @@ def beliefs_of(sampler: WorldSampler | InferenceSampler) -> Beliefs:
         places[unknown, place] += sampler.weights @ ((masks[:, place, None] >> unknown[None, :]) & 1)
     ess = sampler.effective_sample_size
     places[unknown] = (ess * places[unknown] + PRIOR_WORLDS * uniform[unknown]) / (ess + PRIOR_WORLDS)
-    return Beliefs(places, base.unknown, ess)
+    return Beliefs(places, base.unknown, ess, sampler.searcher_chances())
 
 
 def belief_rows(found: Beliefs) -> tuple[tuple[int, float, float, float, float], ...]:
@@ -679,4 +711,5 @@ def belief_rows(found: Beliefs) -> tuple[tuple[int, float, float, float, float],
 
 
 __all__ = ["PolicyModel", "FITTED_MODEL", "InferenceSampler", "Beliefs", "beliefs", "log_likelihoods",
+           "card_log_likelihood", "searcher_posteriors",
            "bid_steps", "pool_size", "SAMPLERS", "Evidence", "evidence", "beliefs_of", "belief_rows"]

@@ -460,7 +460,8 @@ def _analyze_spec(args: argparse.Namespace) -> str:
 def _beliefs_of_every_sampler(view, worlds: int, seed: int) -> dict:
     """Where the mover believes each card it cannot see is, per sampler, and the worlds
     each sampler's belief rests on: every drawn world for the uniform samplers; for
-    inference the effective sample size of the pool a search of ``worlds`` worlds draws."""
+    inference the effective sample size of the pool a search of ``worlds`` worlds draws,
+    and the chance that each other seat plays like a searching program."""
     from engine.inference import SAMPLERS, beliefs, pool_size
 
     found = {sampler: beliefs(view, sampler, seed=seed, pool=pool_size(worlds or None)) for sampler in SAMPLERS}
@@ -468,6 +469,8 @@ def _beliefs_of_every_sampler(view, worlds: int, seed: int) -> dict:
         "beliefs": {sampler: b.as_dict() for sampler, b in found.items()},
         "effective_sample_size": {sampler: round(b.effective_sample_size, 1) if sampler == "inference" else worlds
                              for sampler, b in found.items()},
+        # how the inference sampler reads each other seat's card play (seats as in the record)
+        "searcher_chance": {str(seat): round(p, 4) for seat, p in sorted(found["inference"].searcher_chances.items())},
     }
 
 

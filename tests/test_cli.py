@@ -359,6 +359,10 @@ def test_analyze_takes_a_full_spec_and_reports_every_samplers_beliefs():
             assert len(places) == 4 and abs(sum(places) - 1) < 1e-3 and places[data["seat"]] == 0
         assert data["effective_sample_size"][sampler] >= 1
     assert data["effective_sample_size"]["informed"] == 20
+    # trick 2: both other seats have played a card, and each is read as one kind or the other
+    others = {str(seat) for seat in range(3) if seat != data["seat"]}
+    assert set(data["searcher_chance"]) == others
+    assert all(0 <= chance <= 1 for chance in data["searcher_chance"].values())
 
 
 def test_analyze_refuses_a_player_that_does_not_search(capsys):

@@ -118,3 +118,23 @@ def test_the_fit_prints_the_beliefs_grid_and_the_most_accurate_model(tmp_path, c
     assert "one kind only" in out and "most accurate: ε_card" in out
     assert sum(line.strip().startswith(str(eps)) for line in out.splitlines() for eps in SEARCHER_SHARES) \
         >= len(SEARCHER_SHARES)
+
+
+def test_a_seat_that_never_plays_the_heuristics_card_is_read_as_a_searcher():
+    from engine.inference import searcher_posteriors
+
+    sizes = np.array([10.0, 10.0, 9.0, 9.0, 8.0, 8.0])
+    seats = np.array([1, 2, 1, 2, 1, 2])
+    matches = np.array([[0, 1, 0, 1, 0, 1]], np.uint8)  # seat 1 never, seat 2 always
+    chances = searcher_posteriors(matches, sizes, seats, FITTED_MODEL)
+    assert chances[1][0] > 0.99 and chances[2][0] < 0.5
+    assert searcher_posteriors(matches, sizes, seats, ONE_KIND) == {}
+
+
+def test_heuristic_opponents_are_read_as_the_heuristics_kind():
+    chances = []
+    for state in filter(None, map(mid_game_view, range(12))):
+        found = beliefs_of(InferenceSampler(state.view(state.to_move), 1000, 7))
+        assert set(found.searcher_chances) == {s for s in range(3) if s != state.to_move}
+        chances += found.searcher_chances.values()
+    assert len(chances) >= 10 and np.mean(chances) < 0.2
