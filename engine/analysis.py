@@ -54,6 +54,9 @@ class Analysis:
     beliefs: tuple[tuple[int, float, float, float, float], ...] | None = None
     """(card, p0, p1, p2, p_skat) for each card the mover cannot see: where the worlds it
     searched are drawn from (seats 0-2 as in the game, 0 = forehand)."""
+    readings: tuple[tuple[int, float], ...] | None = None
+    """sampler=inference: (seat, chance) for each other seat that has played a card, the chance
+    that it plays like a searching program rather than like the heuristic."""
 
     def stats_for(self, card: Card) -> CardStats | None:
         for stats in self.cards:

@@ -111,7 +111,8 @@ class ContractAnalysis:
     """Why, in a few words (the heuristic's reasons; a stopped search)."""
 
     beliefs = None
-    """No belief grid for a contract decision (the card analysis has one)."""
+    readings = None
+    """No belief grid or reading of the seats for a contract decision (the card analysis has them)."""
 
     @property
     def chosen(self) -> ContractCandidate | None:

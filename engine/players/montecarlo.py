@@ -304,10 +304,11 @@ class MonteCarloPlayer(Player):
         max_worlds = limit.simulations
         if max_worlds is None and deadline is None:
             max_worlds = self.default_limit.simulations or 100
-        effective_worlds = None
+        effective_worlds = readings = None
         if self.inference and not view.is_ramsch:  # (Ramsch: nobody bid or declared)
             sampler = InferenceSampler(view, pool_size(max_worlds), decision_seed)
             effective_worlds = sampler.effective_sample_size
+            readings = tuple(sorted(sampler.searcher_chances().items()))
         else:
             sampler = WorldSampler(view, self.informed)
         beliefs = belief_rows(beliefs_of(sampler))
@@ -362,7 +363,8 @@ class MonteCarloPlayer(Player):
                         _accumulate(live, _concatenated(unreported), table)
                         unreported.clear()
                         report(self._analysis(seat, legal, live, None, worlds_done[0], now - start, limit,
-                                              null_game, False, effective_worlds=effective_worlds, beliefs=beliefs))
+                                              null_game, False, effective_worlds=effective_worlds, beliefs=beliefs,
+                                              readings=readings))
 
         # A single world may take long (PIMC solves): a watcher tells the subclass
         # the moment stop is set or the deadline passes, so it can cut work short.
@@ -420,13 +422,13 @@ class MonteCarloPlayer(Player):
             else:
                 chosen = legal[tie_rng.choice(tied)]
         analysis = self._analysis(seat, legal, final, chosen, worlds_done[0], time.perf_counter() - start, limit,
-                                  null_game, True, note, effective_worlds, beliefs)
+                                  null_game, True, note, effective_worlds, beliefs, readings)
         return Decision(Play(chosen), analysis)
 
     def _analysis(self, seat, legal, accs, chosen, worlds, elapsed, limit, null_game, final, note="",
-                  effective_worlds=None, beliefs=None) -> Analysis:
+                  effective_worlds=None, beliefs=None, readings=None) -> Analysis:
         return Analysis(self.name, seat, legal, tuple(a.stats() for a in accs), chosen, worlds, elapsed, limit,
-                        null_game, final, note, effective_worlds, beliefs)
+                        null_game, final, note, effective_worlds, beliefs, readings)
 
     def _watch(self, stop: threading.Event | None, deadline: float | None, finished: threading.Event) -> None:
         """Call ``on_stop_requested`` once stop is set or the deadline passes (unless the search finished)."""

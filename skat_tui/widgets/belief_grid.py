@@ -4,7 +4,9 @@ A 4 × 8 grid of suits and ranks (the debug panel's lower part).  Each hidden
 card shows the initial of its likeliest place, in that place's colour, the
 stronger the likelier; cards the player sees are dots.  ``n`` (with the grid
 focused) or a click shows the probabilities in per cent instead: the
-likeliest place's first, then the others.
+likeliest place's first, then the others.  Under the grid, with the inference
+sampler: how it reads each other seat's card play (like the heuristic or like
+a searching program).
 """
 
 from __future__ import annotations
@@ -38,10 +40,14 @@ class BeliefGrid(Static, can_focus=True):
         self.place_names: tuple[str, str, str, str] = ("Forehand", "Middlehand", "Rearhand", "Skat")
         self.numbers = False
         self.german = False
+        self.readings: tuple[tuple[int, float], ...] = ()
 
-    def show(self, beliefs, place_names: tuple[str, str, str] | None = None, german: bool = False) -> None:
-        """``beliefs``: (card, p0, p1, p2, p_skat) rows, or None to show nothing."""
+    def show(self, beliefs, place_names: tuple[str, str, str] | None = None, german: bool = False,
+             readings=None) -> None:
+        """``beliefs``: (card, p0, p1, p2, p_skat) rows, or None to show nothing; ``readings``:
+        (seat, chance it plays like a searching program) pairs (``Analysis.readings``)."""
         self.rows = {int(card): tuple(p) for card, *p in beliefs or ()}
+        self.readings = tuple(readings or ())
         if place_names is not None:
             self.place_names = (*place_names, "Skat")
         self.german = german
@@ -88,7 +94,20 @@ class BeliefGrid(Static, can_focus=True):
                     "per cent, likeliest first; n or click: initials", style="dim italic")
         from rich.console import Group
 
-        return Group(key, grid, hint)
+        parts = [key, grid, hint]
+        if self.readings:
+            parts.append(self.reading_line())
+        return Group(*parts)
+
+    def reading_line(self) -> Text:
+        """How the inference sampler reads each seat's cards, e.g. "Cards read as a program's:
+        Middlehand 75 %, Rearhand 16 %"."""
+        line = Text("Cards read as a program's (not the heuristic's): ", style="dim")
+        for index, (seat, chance) in enumerate(self.readings):
+            if index:
+                line.append(", ", style="dim")
+            line.append(f"{self.place_names[seat]} {round(100 * chance)} %", style=Style(color=PLACE_COLOURS[seat]))
+        return line
 
     def plain(self) -> str:
         """The grid as text (tests): one line per suit."""

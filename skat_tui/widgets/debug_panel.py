@@ -88,7 +88,8 @@ class DebugPanel(VerticalScroll):
             return
         self.query_one("#debug-body", Static).update(self.render_body())
         self.query_one(BeliefGrid).show(self.analysis.beliefs if self.analysis is not None else None,
-                                        self.place_names, self.german)
+                                        self.place_names, self.german,
+                                        self.analysis.readings if self.analysis is not None else None)
 
     def render_body(self) -> RenderableType:
         if self.analysis is None:

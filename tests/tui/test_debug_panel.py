@@ -217,3 +217,7 @@ async def test_the_panel_shows_where_the_thinking_player_believes_the_cards_are(
         assert "W" not in letters  # West's own cards are seen, never believed elsewhere
         await pilot.click("#debug-beliefs")
         assert grid.numbers and "%" not in grid.plain() and any(ch.isdigit() for ch in grid.plain())
+        # you have played a card: West reads how you play (like the heuristic or a program)
+        (seat, chance), = panel.analysis.readings
+        assert grid.place_names[seat] == "You" and 0 <= chance <= 1
+        assert grid.reading_line().plain == f"Cards read as a program's (not the heuristic's): You {round(100 * chance)} %"
