@@ -294,6 +294,12 @@ class Evidence:
         return total
 
 
+def card_log_terms(matches: np.ndarray, hand_sizes: np.ndarray, share: float) -> np.ndarray:
+    """The log-likelihood of each card played (same shape as ``matches``) for a player who plays
+    the heuristic's card with 1 - ``share`` and any card of its hand with ``share``."""
+    return np.log((1 - share) * matches + share / hand_sizes)
+
+
 def card_log_likelihood(matches: np.ndarray, hand_sizes: np.ndarray, seats: np.ndarray | None,
                         model: PolicyModel) -> np.ndarray:
     """Per world, the log-likelihood of the cards played: (n, plays) heuristic matches, (plays,)
@@ -301,8 +307,7 @@ def card_log_likelihood(matches: np.ndarray, hand_sizes: np.ndarray, seats: np.n
     both kinds and mixed by the prior (a seat that keeps playing unlike the heuristic is
     soon judged as the second kind, without ruling worlds out for it)."""
     if model.searcher_prior <= 0 or seats is None:
-        ec = model.card_uniform_share
-        return np.log((1 - ec) * matches + ec / hand_sizes).sum(axis=1)
+        return card_log_terms(matches, hand_sizes, model.card_uniform_share).sum(axis=1)
     total = np.zeros(len(matches))
     for first, second in _seat_kinds(matches, hand_sizes, seats, model).values():
         total += np.logaddexp(first, second)
@@ -313,9 +318,8 @@ def _seat_kinds(matches: np.ndarray, hand_sizes: np.ndarray, seats: np.ndarray, 
                 ) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """Per seat that played: (n,) log of prior × likelihood of its cards in each world, as the
     heuristic's kind and as the searcher's."""
-    ec, es = model.card_uniform_share, model.searcher_card_share
-    heuristic_like = np.log((1 - ec) * matches + ec / hand_sizes)
-    searcher_like = np.log((1 - es) * matches + es / hand_sizes)
+    heuristic_like = card_log_terms(matches, hand_sizes, model.card_uniform_share)
+    searcher_like = card_log_terms(matches, hand_sizes, model.searcher_card_share)
     kinds = {}
     for seat in np.unique(seats):
         columns = seats == seat
@@ -711,5 +715,5 @@ def belief_rows(found: Beliefs) -> tuple[tuple[int, float, float, float, float],
 
 
 __all__ = ["PolicyModel", "FITTED_MODEL", "InferenceSampler", "Beliefs", "beliefs", "log_likelihoods",
-           "card_log_likelihood", "searcher_posteriors",
+           "card_log_terms", "card_log_likelihood", "searcher_posteriors",
            "bid_steps", "pool_size", "SAMPLERS", "Evidence", "evidence", "beliefs_of", "belief_rows"]

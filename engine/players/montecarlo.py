@@ -304,14 +304,15 @@ class MonteCarloPlayer(Player):
         max_worlds = limit.simulations
         if max_worlds is None and deadline is None:
             max_worlds = self.default_limit.simulations or 100
-        effective_worlds = readings = None
+        effective_worlds = None
         if self.inference and not view.is_ramsch:  # (Ramsch: nobody bid or declared)
             sampler = InferenceSampler(view, pool_size(max_worlds), decision_seed)
             effective_worlds = sampler.effective_sample_size
-            readings = tuple(sorted(sampler.searcher_chances().items()))
         else:
             sampler = WorldSampler(view, self.informed)
-        beliefs = belief_rows(beliefs_of(sampler))
+        believed = beliefs_of(sampler)
+        beliefs = belief_rows(believed)
+        readings = tuple(sorted(believed.searcher_chances.items())) if effective_worlds is not None else None
         context = self.prepare(view, legal)
 
         live = [CardAccumulator(card, self.binary_outcomes(null_game)) for card in legal]

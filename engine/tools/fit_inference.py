@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..game import Deal, GameState, Phase
-from ..inference import (FITTED_MODEL, Evidence, PolicyModel, _choice_log_likelihood, _sigmoid,
+from ..inference import (FITTED_MODEL, Evidence, PolicyModel, _choice_log_likelihood, _sigmoid, card_log_terms,
                          discard_log_likelihood)
 from ..inference_core import mixture_log_likelihood
 from ..inference import evidence as evidence_of
@@ -133,9 +133,8 @@ class Observations:
                                             np.array(self.discard_chosen), model).sum())
 
     def card_log_likelihood(self, model: PolicyModel) -> float:
-        eps = model.card_uniform_share
-        matches = np.array(self.card_matches)
-        return float(np.log((1 - eps) * matches + eps / np.array(self.card_hand_sizes)).sum())
+        return float(card_log_terms(np.array(self.card_matches), np.array(self.card_hand_sizes),
+                                    model.card_uniform_share).sum())
 
 
 def true_world(state: GameState) -> World:
@@ -207,7 +206,7 @@ def fit_searchers(plays: list[tuple[np.ndarray, np.ndarray]], heuristic_share: f
     heuristic's (ε ``heuristic_share``) or the searcher's, mixed per seat and game; the
     mean log-likelihood per card it gives, and with the heuristic's kind alone."""
     def seat_totals(eps: float) -> np.ndarray:
-        return np.array([np.log((1 - eps) * m + eps / k).sum() for m, k in plays])
+        return np.array([card_log_terms(m, k, eps).sum() for m, k in plays])
 
     heuristic_like = seat_totals(heuristic_share)
     cards = sum(len(m) for m, _ in plays)
