@@ -7,6 +7,7 @@ import only the engine; Textual is imported only when a screen opens.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -493,6 +494,32 @@ def _add_review_parser(sub) -> None:
                         help="do not store the reviews beside the record file (FILE.review.jsonl)")
 
 
+@contextlib.contextmanager
+def _ctrl_c_noted():
+    """Yield an event set by Ctrl+C (SIGINT) while the block runs.  The signal still raises
+    KeyboardInterrupt; the event also keeps it when Python swallows that exception (raised
+    inside a finalizer it is only printed as "Exception ignored"), so the caller can stop at
+    its next step and exit 130 all the same.  A SIGINT the shell ignores stays ignored."""
+    import signal
+    import threading
+
+    noted = threading.Event()
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield noted
+        return
+
+    def on_sigint(signum, frame):
+        noted.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def _review(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -557,19 +584,25 @@ def _review(args: argparse.Namespace) -> int:
 
     interrupted = False
     # stdout is not redirected through the bar: the reviews go to stdout, the bar to stderr
-    with Progress(TextColumn("[bold]reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err, transient=True, redirect_stdout=False, redirect_stderr=False) as progress:
+    with (Progress(TextColumn("[bold]reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=err, transient=True, redirect_stdout=False, redirect_stderr=False) as progress,
+          _ctrl_c_noted() as ctrl_c):
         task = progress.add_task("records", total=len(playable))
+
+        def on_progress(done: float, total: int) -> None:
+            if ctrl_c.is_set():
+                raise KeyboardInterrupt  # a Ctrl+C whose exception was swallowed on its way here
+            progress.update(task, completed=done)
+
         try:
-            review_records(
-                playable, args.player, limit, args.seed, workers, args.scheduler,
-                on_progress=lambda done, total: progress.update(task, completed=done), on_review=show,
-                on_error=failed)
+            review_records(playable, args.player, limit, args.seed, workers, args.scheduler,
+                           on_progress=on_progress, on_review=show, on_error=failed)
         except KeyboardInterrupt:
             interrupted = True  # the reviews printed so far stay complete, and are kept
         except (RuntimeError, ImportError, OSError) as exc:
             err.print(f"skat review: {exc}", highlight=False)
             return 2
+        interrupted = interrupted or ctrl_c.is_set()
     if not args.no_cache and reviews:
         try:
             store_cached(args.file, reviews)

@@ -87,6 +87,35 @@ def test_ctrl_c_keeps_the_reviews_printed_and_exits_130(tmp_path):
     assert sum(json.loads(l)["type"] == "game" for l in cached) >= 1
 
 
+def test_a_ctrl_c_whose_exception_python_swallowed_still_stops_the_review_with_130(monkeypatch):
+    """KeyboardInterrupt raised inside a finalizer is only printed ("Exception ignored"); the
+    review must stop at its next step and exit 130 all the same."""
+    import signal
+    import time
+
+    import engine.review
+    from skat_tui import cli
+
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    steps = []
+
+    def review_records(records, *args, on_progress=None, on_review=None, on_error=None):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # the handler runs here, long before the sleep ends
+        except KeyboardInterrupt:
+            pass  # swallowed, as Python does inside a finalizer
+        steps.append("progress")
+        on_progress(0.5, len(records))
+        steps.append("went on")
+        return []
+
+    monkeypatch.setattr(engine.review, "review_records", review_records)
+    assert cli.main(["review", str(SAMPLES), "--id", "684159", "--json", "--no-cache"]) == 130
+    assert steps == ["progress"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler is put back
+
+
 def test_review_without_a_budget_searches_100_worlds_a_card():
     proc = skat("review", str(SAMPLES), "--id", "727", "--json", "--no-cache")
     assert proc.returncode == 0, proc.stderr
