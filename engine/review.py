@@ -50,10 +50,15 @@ as the card points the mover ends with, lower being better, and marked by the
 card points it gives away against the best card (``RAMSCH_MISTAKE_POINTS``,
 ``RAMSCH_BLUNDER_POINTS``).  The own-view search (PIMC/MCU) of a Ramsch is not
 available to the review: those columns stay empty and the marks rest on the
-double-dummy values alone.  The skat round (push, pick-up, Grand Hand), Kontra
-and Re, and with Ramsch on the bidding are listed as not reviewed: the search
-bidder values a pass as a game thrown in, which these rules do not have, and
-games without Kontra and Re.
+double-dummy values alone.  The skat round (push, pick-up, Grand Hand) and with
+Ramsch on the bidding are listed as not reviewed: the search bidder values a
+pass as a game thrown in, which these rules do not have.
+
+A Kontra or Re is judged as a card is (``CallReview``): the double-dummy outcome
+of the game from the call on against the call, and the caller's side's win
+share over the worlds the computer decides a call on.  A call the cards go
+against is marked ``?`` when the caller's view was below the call's threshold
+too, ``??`` when it was ``TURN_WIN_DROP`` further below.
 """
 
 from __future__ import annotations
@@ -65,7 +70,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .cards import Card, CardSet, cards_of
-from .game import GameState, Phase, Play
+from .game import GameState, Phase, Play, Re
 from .limits import Limit
 from .rules import SEAT_NAMES, GameType
 
@@ -92,7 +97,7 @@ GOOD_POINTS = 5.0
 
 BLUNDER, MISTAKE, ONLY_CARD = "??", "?", "!"
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -193,6 +198,41 @@ class ContractReview:
 
 
 @dataclass(frozen=True)
+class CallReview:
+    """A Kontra or Re, judged as a card is: the doubled game's double-dummy outcome against
+    the call, and the caller's side's win share from the caller's own view."""
+
+    move: int
+    seat: int
+    call: str
+    """'Kontra' or 'Re'."""
+    side_wins_dd: bool
+    """Double-dummy, all hands open, the caller's side wins the game from the call on."""
+    view_win: float | None
+    """The caller's side's win share over the caller's own worlds (those a call is decided on)."""
+    threshold: float
+    """The share from which the computer makes this call (``engine.players.calls``)."""
+    mark: str
+    worlds: int = 0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> CallReview:
+        return cls(**data)
+
+
+def call_mark(side_wins_dd: bool, view_win: float | None, threshold: float) -> str:
+    """A call the double-dummy outcome goes against is marked when the caller's own view did
+    not support it either (below the call's threshold; ?? a further ``TURN_WIN_DROP`` below);
+    a call that was sound from the seat's view and lost to the lie of the cards is not."""
+    if side_wins_dd or view_win is None or view_win >= threshold - 1e-9:
+        return ""
+    return BLUNDER if view_win < threshold - TURN_WIN_DROP else MISTAKE
+
+
+@dataclass(frozen=True)
 class SeatSummary:
     seat: int
     name: str
@@ -233,18 +273,24 @@ class GameReview:
     """A Ramsch: the cards are valued by the paranoid search as the mover's own card points (lower is better)."""
     not_reviewed: list[str] = field(default_factory=list)
     """Decisions listed but not reviewed (a Ramsch's skat round), as text: 'Bob: push'."""
+    calls: list[CallReview] = field(default_factory=list)
+    """The Kontra and Re said in the game (house rule)."""
 
     def summaries(self) -> list[SeatSummary]:
         return [summarize_seat(seat, self.players[seat], [d for d in self.decisions if d.seat == seat],
-                               [c for c in self.contracts if c.seat == seat])
+                               [c for c in self.contracts if c.seat == seat],
+                               [c for c in self.calls if c.seat == seat])
                 for seat in range(3)]
 
-    def marked(self) -> list[DecisionReview | ContractReview]:
-        """Every decision marked ? or ?? (contract and card), in the order of the moves."""
-        return sorted((d for d in [*self.contracts, *self.decisions] if d.mark in (BLUNDER, MISTAKE)),
+    def marked(self) -> list[DecisionReview | ContractReview | CallReview]:
+        """Every decision marked ? or ?? (contract, call and card), in the order of the moves."""
+        return sorted((d for d in [*self.contracts, *self.calls, *self.decisions] if d.mark in (BLUNDER, MISTAKE)),
                       key=lambda d: d.move)
 
-    def next_mark(self, after_move: int) -> DecisionReview | ContractReview | None:
+    def call_at(self, move: int) -> CallReview | None:
+        return next((c for c in self.calls if c.move == move), None)
+
+    def next_mark(self, after_move: int) -> DecisionReview | ContractReview | CallReview | None:
         """The first marked mistake or blunder at a move after ``after_move`` (None if none)."""
         return next((d for d in self.marked() if d.move > after_move), None)
 
@@ -268,6 +314,8 @@ class GameReview:
         lines = [json.dumps(self.header_dict())]
         for c in self.contracts:
             lines.append(json.dumps({"type": "contract", "id": self.record_id, **c.to_dict()}))
+        for c in self.calls:
+            lines.append(json.dumps({"type": "call", "id": self.record_id, **c.to_dict()}))
         for d in self.decisions:
             lines.append(json.dumps({"type": "decision", "id": self.record_id, **d.to_dict()}))
         lines.append(json.dumps({"type": "summary", "id": self.record_id,
@@ -287,21 +335,23 @@ class GameReview:
                              data["limit"], data["seed"], declarer_dd_start=data["declarer_dd_start"],
                              record_hash=data.get("record_hash", ""), ramsch=data.get("ramsch", False),
                              not_reviewed=list(data.get("not_reviewed", [])))
-            elif kind in ("decision", "contract"):
+            elif kind in ("decision", "contract", "call"):
                 if review is None:
                     raise ValueError(f"a {kind} line before its game line")
                 data.pop("id")
                 if kind == "decision":
                     review.decisions.append(DecisionReview.from_dict(data))
-                else:
+                elif kind == "contract":
                     review.contracts.append(ContractReview.from_dict(data))
+                else:
+                    review.calls.append(CallReview.from_dict(data))
         if review is None:
             raise ValueError("no game line")
         return review
 
 
 def summarize_seat(seat: int, name: str, decisions: list[DecisionReview],
-                   contracts: list[ContractReview] = ()) -> SeatSummary:
+                   contracts: list[ContractReview] = (), calls: list[CallReview] = ()) -> SeatSummary:
     choices = [d for d in decisions if not d.forced]
     judged = [c.loss for c in contracts if c.loss is not None]
     searched = [d for d in choices if d.view_loss_win is not None]
@@ -309,8 +359,8 @@ def summarize_seat(seat: int, name: str, decisions: list[DecisionReview],
     accurate = sum(1 for d in searched if _accurate(d))
     return SeatSummary(
         seat=seat, name=name, decisions=len(decisions), choices=len(choices), accurate=accurate,
-        mistakes=sum(d.mark == MISTAKE for d in [*decisions, *contracts]),
-        blunders=sum(d.mark == BLUNDER for d in [*decisions, *contracts]),
+        mistakes=sum(d.mark == MISTAKE for d in [*decisions, *contracts, *calls]),
+        blunders=sum(d.mark == BLUNDER for d in [*decisions, *contracts, *calls]),
         only_cards=sum(d.mark == ONLY_CARD for d in decisions), dd_turned=sum(d.dd_turned for d in decisions),
         mean_loss_points=round(sum(point_losses) / len(point_losses), 2) if point_losses else None,
         mean_loss_win=round(sum(d.view_loss_win for d in searched) / len(searched), 4) if searched else None,
@@ -468,16 +518,13 @@ def review_ramsch_decision(state: GameState, move_index: int, chosen: Card) -> D
 
 def unreviewed_moves(record) -> list[str]:
     """The house-rule decisions the review lists but does not judge, a line each: a Ramsch's
-    skat round ('Bob: picks the skat up') and Kontra and Re ('Cid: Kontra')."""
-    from .game import Declare, Discard, Kontra, Pass, PickUp, Push, Re
+    skat round ('Bob: picks the skat up')."""
+    from .game import Declare, Discard, Pass, PickUp, Push
 
     positions = record.positions()
     names = tuple(record.players)
     out = []
     for index, (seat, move) in enumerate(record.moves):
-        if isinstance(move, (Kontra, Re)):
-            out.append(f"{names[seat] or SEAT_NAMES[seat]}: {'Kontra' if isinstance(move, Kontra) else 'Re'}")
-            continue
         if positions[index].phase not in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
             continue
         if isinstance(move, Push):
@@ -580,6 +627,32 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
     return out
 
 
+def review_calls(record, player_kind: str, limit: Limit, seed: int, threads: int = 1) -> list[CallReview]:
+    """Each Kontra and Re of ``record``: the double-dummy outcome from the call on, and the
+    caller's side's win share over the worlds the computer decides a call on."""
+    from .game import Kontra
+    from .players.calls import KONTRA_WIN_SHARE, RE_WIN_SHARE
+    from .players.registry import make_player
+
+    positions = record.positions()
+    out = []
+    for index, (seat, move) in enumerate(record.moves):
+        if not isinstance(move, (Kontra, Re)):
+            continue
+        state = positions[index]  # before the call: the same cards, and the seat to move is the caller
+        side_wins_dd = any(won for _, won in double_dummy_values(state).values())
+        player = make_player(f"{player_kind}:threads={threads}", decision_seed(seed, record.id, index))
+        analysis = player.choose_card(state.view(seat), limit, None, None, value_single_card=True,
+                                      read_bidding=True).analysis
+        stats = analysis.stats_for(analysis.chosen) if analysis.chosen is not None else None
+        view_win = None if stats is None or stats.simulations == 0 else round(stats.win_share, 4)
+        is_kontra = isinstance(move, Kontra)
+        threshold = KONTRA_WIN_SHARE if is_kontra else RE_WIN_SHARE
+        out.append(CallReview(index, seat, "Kontra" if is_kontra else "Re", side_wins_dd, view_win, threshold,
+                              call_mark(side_wins_dd, view_win, threshold), analysis.simulations))
+    return out
+
+
 def card_decisions(record) -> list[tuple[int, GameState, Card]]:
     """(move index, full state before the card, the card played) for every card of the record."""
     positions = record.positions()
@@ -629,6 +702,7 @@ def review_record(record, player_kind: str = "pimc", limit: Limit | None = None,
         if on_decision:
             on_decision(done, len(decisions))
     review.contracts = review_contracts(record, limit.simulations or 100, seed)
+    review.calls = review_calls(record, player_kind, limit, seed, threads)
     if review.decisions and not review.ramsch:
         first = review.decisions[0]
         review.declarer_dd_start = float(any(c.dd_won for c in first.cards) == first.declarer_side)

@@ -143,6 +143,19 @@ class SeatOutcome:
     declarer_lost: int
     ramsch_value: int | None = None
     """In a Ramsch, this seat's list entry (negative: points lost); None in other games."""
+    defended: int = 0
+    """1 if this seat defended a declared game (a call's chances are counted against these)."""
+    kontra: int = 0
+    """1 if this seat said Kontra."""
+    re: int = 0
+    """1 if this seat said Re."""
+
+
+def call_fields(state: GameState, seat: int) -> dict[str, int]:
+    """``SeatOutcome``'s call fields for ``seat`` at the end of a game."""
+    declared = state.declaration is not None and state.declarer is not None
+    return {"defended": int(declared and seat != state.declarer), "kontra": int(state.kontra == seat),
+            "re": int(bool(state.re) and seat == state.declarer)}
 
 
 @dataclass
@@ -201,7 +214,7 @@ def play_deal(deal_index: int, deal_order: list[int], specs: list[str], seed: in
             points = state.declarer_points if is_declarer else state.points[seat]
             seats.append(SeatOutcome(
                 s, seeger_fabian[seat], plain[seat], points,
-                int(is_declarer and result.won), int(is_declarer and not result.won),
+                int(is_declarer and result.won), int(is_declarer and not result.won), **call_fields(state, seat),
             ))
         ramsch = isinstance(result, RamschResult)
         outcomes.append(GameOutcome(
@@ -248,6 +261,18 @@ class SpecTotals:
     ramsch_lost_per_game: float = 0.0
     """Points lost per Ramsch game (minus the mean list entry), with its 95 % interval."""
     ramsch_ci95: float = 0.0
+    defended: int = 0
+    """Declared games this spec defended."""
+    kontra: int = 0
+    """Kontras it said (once per defended game at most)."""
+    kontra_share: float = 0.0
+    """Kontras per defended game."""
+    kontra_defenders_won: int = 0
+    """Games its Kontra doubled that the defenders won."""
+    re: int = 0
+    """Res it said as declarer."""
+    re_declarer_won: int = 0
+    """Games its Re doubled that it won."""
 
 
 def summarize(specs: list[str], outcomes: Iterable[GameOutcome]) -> tuple[list[SpecTotals], list[dict]]:
@@ -273,10 +298,16 @@ def summarize(specs: list[str], outcomes: Iterable[GameOutcome]) -> tuple[list[S
             t.card_points += seat.card_points
             t.score += seat.score
             t.seeger_fabian += seat.seeger_fabian
+            t.defended += seat.defended
+            t.kontra += seat.kontra
+            t.kontra_defenders_won += int(bool(seat.kontra) and outcome.won is False)
+            t.re += seat.re
+            t.re_declarer_won += int(bool(seat.re) and outcome.won is True)
             per_game[seat.spec].append(seat.seeger_fabian)
             deal_values[seat.spec].append(seat.seeger_fabian)
     for t, values in zip(totals, per_game):
         t.seeger_fabian_per_game, t.ci95 = mean_ci(values)
+        t.kontra_share = t.kontra / t.defended if t.defended else 0.0
     for t, values in zip(totals, ramsch_lost):
         if values:
             t.ramsch_lost_per_game, t.ramsch_ci95 = mean_ci(values)
@@ -585,7 +616,8 @@ def write_csv(results: dict, path: str | Path) -> None:
     writer = csv.writer(text)
     columns = ["spec", "instances", "games", "declarer_won", "declarer_lost", "card_points", "score",
                "seeger_fabian", "seeger_fabian_per_game", "ci95", "ramsch_games", "ramsch_score",
-               "ramsch_lost_per_game", "ramsch_ci95"]
+               "ramsch_lost_per_game", "ramsch_ci95", "defended", "kontra", "kontra_share", "kontra_defenders_won",
+               "re", "re_declarer_won"]
     writer.writerow(columns)
     for row in results["players"]:
         writer.writerow([row[c] for c in columns])
@@ -763,12 +795,21 @@ def _read_deal_line(raw: bytes, journal: Journal) -> tuple[int, float, list[Game
     if not isinstance(seconds, (int, float)):
         raise ValueError(f"seconds {seconds!r} is not a number")
     outcomes = [GameOutcome(game["deal_index"], tuple(game["arrangement"]), game["record"], game["game"],
-                            game["declarer_points"], game["won"], [SeatOutcome(**seat) for seat in game["seats"]])
+                            game["declarer_points"], game["won"], _seat_outcomes(game))
                 for game in entry["games"]]
     if [o.arrangement for o in outcomes] != arrangements(journal.specs) or any(o.deal_index != index
                                                                                for o in outcomes):
         raise ValueError(f"the games are not deal {index}'s in every seat arrangement")
     return index, float(seconds), outcomes
+
+
+def _seat_outcomes(game: dict) -> list[SeatOutcome]:
+    """A journal game's seats; a journal written before the call counts gets them from its record."""
+    seats = game["seats"]
+    if all("defended" in seat for seat in seats):
+        return [SeatOutcome(**seat) for seat in seats]
+    state = parse_record(game["record"]).replay()
+    return [SeatOutcome(**{**seat, **call_fields(state, i)}) for i, seat in enumerate(seats)]
 
 
 def default_workers() -> int:

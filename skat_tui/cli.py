@@ -753,6 +753,8 @@ def _tournament(args: argparse.Namespace) -> int:
             ramsch.add_row(f"{row['spec']} ×{row['instances']}", str(row["ramsch_games"]), str(row["ramsch_score"]),
                            f"{row['ramsch_lost_per_game']:.1f} ± {row['ramsch_ci95']:.1f}")
         console.print(ramsch)
+    if results["run"]["rules"].get("kontra"):
+        console.print(_calls_table(results["players"]))
     for pair in results["pairs"]:
         console.print(
             f"{pair['a']} − {pair['b']}: {pair['seeger_fabian_per_game_difference']:+.1f} ± {pair['ci95']:.1f}"
@@ -765,6 +767,28 @@ def _tournament(args: argparse.Namespace) -> int:
             )
     console.print(f"files in {out_dir}/")
     return status
+
+
+def _calls_table(players: list[dict]):
+    """How each player's Kontras and Res turned out (a call that loses shows here, not only in a total)."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title="Kontra and Re", caption="Kontra: said in its defended games; won: the games the call "
+                  "doubled that the caller's side won", box=box.SIMPLE_HEAD)
+    table.add_column("player", overflow="fold")
+    for column in ("defended", "Kontra", "Kontra\nwon", "Re", "Re\nwon"):
+        table.add_column(column, justify="right", no_wrap=True)
+
+    def count_and_share(count: int, of: int) -> str:
+        return f"{count} ({count / of:.0%})" if of else str(count)
+
+    for row in players:
+        table.add_row(f"{row['spec']} ×{row['instances']}", str(row["defended"]),
+                      count_and_share(row["kontra"], row["defended"]),
+                      count_and_share(row["kontra_defenders_won"], row["kontra"]),
+                      str(row["re"]), count_and_share(row["re_declarer_won"], row["re"]))
+    return table
 
 
 def _solve(path: str, trick: int, threshold: int | None, as_json: bool = False, german: bool = False) -> int:

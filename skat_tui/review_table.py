@@ -14,6 +14,7 @@ from engine.review import (
     ONLY_CARD,
     RAMSCH_BLUNDER_POINTS,
     RAMSCH_MISTAKE_POINTS,
+    CallReview,
     CardValue,
     ContractReview,
     DecisionReview,
@@ -206,14 +207,30 @@ LEGEND = ("* declarer.  view: the side's expected card points and win share from
           "best option the search bidder found (thresholds in docs/review.md).")
 
 
+def call_note(c: CallReview) -> str:
+    """A call's review: '? the defenders lose double-dummy; own view 38 % (Kontra from 50 %)'."""
+    if c.call == "Kontra":
+        outcome = "the defenders " + ("win" if c.side_wins_dd else "lose")
+    else:
+        outcome = "the declarer " + ("wins" if c.side_wins_dd else "loses")
+    text = f"{c.mark} " if c.mark else ""
+    text += f"{outcome} double-dummy"
+    if c.view_win is not None:
+        text += f"; own view {c.view_win:.0%} ({c.call} from {c.threshold:.0%})"
+    return text
+
+
 def review_report(review: GameReview, german: bool = False) -> Group:
-    if not review.decisions and not review.contracts and not review.not_reviewed:
+    if not review.decisions and not review.contracts and not review.not_reviewed and not review.calls:
         return Group(Text(f"Record {review.record_id} · {review.game}: nothing to review"))
     limit = review.limit
     budget = f"{limit['simulations']} worlds" if limit.get("simulations") else f"{limit.get('time')} s"
     parts = []
     if review.contracts:
         parts += [contracts_table(review, german), Text("")]
+    if review.calls:
+        parts += [Text("Calls: " + "; ".join(f"{review.players[c.seat]}: {c.call} · {call_note(c)}"
+                                             for c in review.calls)), Text("")]
     if review.not_reviewed:
         parts += [Text("Not reviewed: " + "; ".join(review.not_reviewed)), Text("")]
     if review.ramsch:

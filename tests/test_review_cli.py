@@ -153,3 +153,16 @@ def test_the_replay_plot_of_a_ramsch_review_shows_marks_and_own_card_points_with
     assert "??" in lines[1]
     blunder = next(d for d in review.decisions if d.mark)
     assert decision_note(blunder) == "?? DD 82 own card points, ♥8 27"
+
+
+def test_review_judges_kontra_and_re_against_the_double_dummy_outcome():
+    records = str(Path(__file__).parent / "data" / "house-rules.sgf")
+    proc = skat("review", records, "--id", "hr-kontra-re", "--simulations", "4", "--json", "--no-cache")
+    assert proc.returncode == 0, proc.stderr
+    calls = [json.loads(line) for line in proc.stdout.splitlines() if json.loads(line)["type"] == "call"]
+    assert [(c["seat"], c["call"]) for c in calls] == [(2, "Kontra"), (1, "Re")]
+    assert all(isinstance(c["side_wins_dd"], bool) and c["worlds"] == 4 for c in calls)
+    table = skat("review", records, "--id", "hr-kontra-re", "--simulations", "4", "--no-cache")
+    assert table.returncode == 0, table.stderr
+    text = " ".join(table.stdout.split())
+    assert "Calls: Cid: Kontra · the defenders" in text and "Bob: Re ·" in text and "double-dummy" in text

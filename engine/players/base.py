@@ -36,6 +36,8 @@ class Player(ABC):
     """
 
     name: str = "player"
+    calls: bool = True
+    """Whether the player says Kontra and Re when the house rule allows them (spec ``calls=off``: never)."""
 
     @abstractmethod
     def choose(

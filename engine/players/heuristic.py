@@ -53,7 +53,7 @@ class HeuristicPlayer(Player):
         if phase in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
             return Decision(ramsch.skat_round_move(view))
         if phase == Phase.PLAY:
-            call = offered_call(view)
+            call = offered_call(view) if self.calls else None
             if call is not None:
                 say, note = heuristic_call(view, call)
                 if say:

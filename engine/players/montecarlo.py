@@ -184,7 +184,7 @@ class MonteCarloPlayer(Player):
             if name in rest:
                 kwargs[name] = read(rest.pop(name))
         if rest:
-            expected = ", ".join(COMMON_PARAMS + tuple(cls.own_params))
+            expected = ", ".join(COMMON_PARAMS + tuple(cls.own_params) + ("calls",))
             raise ValueError(f"unknown {cls.kind_label} parameter(s): {', '.join(rest)} (expected {expected})")
         return cls(seed=seed, **kwargs)
 
@@ -239,8 +239,11 @@ class MonteCarloPlayer(Player):
         if (remembered is not None and view.moves[:-1] == remembered[0] and view.moves[-1][0] == view.to_move
                 and isinstance(view.moves[-1][1], (Kontra, Re))):
             return remembered[1]  # the card the call was decided with, from the same worlds
-        call = offered_call(view)
-        decision = self.choose_card(view, limit or self.limit, stop, report, value_single_card=call is not None)
+        call = offered_call(view) if self.calls else None
+        # A call is judged on worlds that read the bidding and the declaration: uniform worlds
+        # deal the declarer a random hand, which loses far more often than a declared one.
+        decision = self.choose_card(view, limit or self.limit, stop, report, value_single_card=call is not None,
+                                    read_bidding=call is not None)
         if call is None:
             return decision
         say, note = decide_from_worlds(call, decision.analysis)
@@ -285,9 +288,10 @@ class MonteCarloPlayer(Player):
 
     def choose_card(
         self, view: GameState, limit: Limit, stop: threading.Event | None, report: AnalysisCallback | None,
-        value_single_card: bool = False,
+        value_single_card: bool = False, read_bidding: bool = False,
     ) -> Decision:
-        """The card to play; ``value_single_card`` values a forced card's worlds too (a call depends on them)."""
+        """The card to play; ``value_single_card`` values a forced card's worlds too (a call depends on them);
+        ``read_bidding`` draws the worlds from the inference sampler whatever this player's sampler is."""
         start = time.perf_counter()
         seat = view.to_move
         legal = tuple(cards_of(view.legal_cards()))
@@ -305,7 +309,7 @@ class MonteCarloPlayer(Player):
         if max_worlds is None and deadline is None:
             max_worlds = self.default_limit.simulations or 100
         effective_worlds = None
-        if self.inference and not view.is_ramsch:  # (Ramsch: nobody bid or declared)
+        if (self.inference or read_bidding) and not view.is_ramsch:  # (Ramsch: nobody bid or declared)
             sampler = InferenceSampler(view, pool_size(max_worlds), decision_seed)
             effective_worlds = sampler.effective_sample_size
         else:

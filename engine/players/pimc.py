@@ -136,12 +136,12 @@ class PIMCPlayer(MonteCarloPlayer):
         position = PublicPosition.from_view(view) if self.tiebreak == "playout" else None
         return view, legal, view.to_move == view.declarer, threshold, position
 
-    def choose_card(self, view, limit, stop, report, value_single_card=False):
+    def choose_card(self, view, limit, stop, report, value_single_card=False, read_bidding=False):
         kind = self.evaluation_for(view).kind
         suit_or_grand = view.game != GameType.NULL and not view.is_ramsch
         self._threshold_only = kind == "wins" and suit_or_grand
         self._classes_only = kind == "step" and suit_or_grand
-        return super().choose_card(view, limit, stop, report, value_single_card)
+        return super().choose_card(view, limit, stop, report, value_single_card, read_bidding)
 
     def value_worlds(self, context, worlds: list[World], seed: int) -> BatchOutcome:
         view, legal, declarer_side, threshold, position = context

@@ -15,6 +15,9 @@ PLAYER_KINDS = ("random", "heuristic", "mcu", "pimc")
 OPPONENT_KINDS = ("heuristic", "mcu", "pimc")
 """The kinds the table seats and offers in its settings (random is for tests and baselines)."""
 PARAMETER_ALIASES = {"worlds": "simulations"}
+CALLING_KINDS = ("heuristic", "mcu", "pimc")
+"""The kinds whose Kontra and Re a spec can switch off (``calls=off``) to measure what the calls gain."""
+SWITCH_VALUES = {"on": True, "off": False}
 """Older names of parameters, still read: a spec says ``simulations`` for the worlds a move values."""
 
 
@@ -86,6 +89,12 @@ def validate_spec(text: str) -> PlayerSpec:
 
 def _build(spec: PlayerSpec, seed: int | None) -> Player:
     params = dict(spec.params)
+    calls = True
+    if "calls" in params and spec.kind in CALLING_KINDS:
+        value = params.pop("calls").lower()
+        if value not in SWITCH_VALUES:
+            raise ValueError(f"calls must be on or off, not {value!r}")
+        calls = SWITCH_VALUES[value]
     if spec.kind == "random":
         _no_params(spec, params)
         from .base import RandomPlayer
@@ -104,9 +113,11 @@ def _build(spec: PlayerSpec, seed: int | None) -> Player:
         from .pimc import PIMCPlayer
 
         player = PIMCPlayer.from_params(params, seed)
+    player.calls = calls
     return player
 
 
 def _no_params(spec: PlayerSpec, params: dict[str, str]) -> None:
     if params:
-        raise ValueError(f"{spec.kind} takes no parameters (got {', '.join(params)})")
+        takes = " (but calls=on|off)" if spec.kind in CALLING_KINDS else ""
+        raise ValueError(f"{spec.kind} takes no parameters{takes} (got {', '.join(params)})")

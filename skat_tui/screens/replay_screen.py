@@ -21,6 +21,7 @@ from engine.scoring import GameEnd, RamschResult
 
 from ..ai_runner import AIRunner
 from ..players import resolve_player
+from ..review_table import call_note
 from engine.replay import ReplayNavigator
 from ..settings import Settings
 from ..widgets.debug_panel import DebugPanel
@@ -148,10 +149,13 @@ class ReplayScreen(Screen):
             status += f" · {self.names[last[0]]} {describe_move(last[1], self.settings.german)}"
             reviewed = review.decision_at(nav.position - 1) if review is not None else None
             contract = review.contract_at(nav.position - 1) if review is not None else None
+            call = review.call_at(nav.position - 1) if review is not None else None
             if reviewed is not None:
                 status += f" {decision_note(reviewed, self.settings.german)}"
             elif contract is not None:
                 status += f" {contract_note(contract, self.settings.german)}"
+            elif call is not None:
+                status += f" {call_note(call)}"
         self.query_one(ReviewPlot).show(review, nav.position)
         if nav.state.is_over:
             status += "\n" + ending_lines(nav.state, self.names, self.settings.german)[0]

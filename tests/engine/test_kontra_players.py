@@ -74,6 +74,35 @@ def test_the_declarer_answers_re_when_he_wins_and_not_when_he_loses(spec):
     assert share and int(share.group(1)) < 20
 
 
+@pytest.mark.parametrize("spec", ["mcu:simulations=64", "pimc:simulations=32"])
+def test_a_call_is_judged_on_worlds_that_read_the_bidding(spec):
+    """The cause of the searchers' Kontra on nearly every defence: uniform worlds deal the
+    declarer a random hand, and a random hand loses a declared game.  Forehand holds all
+    four jacks and six clubs and plays clubs hand; middlehand, with no trump, is to follow.
+    Over uniform worlds the defenders win most games; over worlds where the declarer holds
+    a hand he would declare clubs hand with, few: no Kontra."""
+    state = sure_clubs()
+    player = make_player(spec, seed=3)
+    player.new_game(MIDDLEHAND)
+    view = state.view(MIDDLEHAND)
+    uniform = player.choose_card(view, player.limit, None, None, value_single_card=True)
+    assert uniform.analysis.stats_for(uniform.analysis.chosen).win_share >= 0.5
+    decision = player.choose(view)
+    assert isinstance(decision.move, Play)
+    share = re.match(r"no Kontra: the defenders win (\d+)% of", decision.analysis.note)
+    assert share and int(share.group(1)) < 40
+
+
+def test_calls_off_never_calls():
+    state = hopeless_grand()
+    for spec in ["heuristic:calls=off", "mcu:simulations=8,calls=off", "pimc:simulations=4,calls=off"]:
+        player = make_player(spec, seed=3)
+        player.new_game(FOREHAND)
+        assert isinstance(player.choose(state.view(FOREHAND)).move, Play), spec
+    with pytest.raises(ValueError, match="calls must be on or off"):
+        make_player("mcu:calls=maybe")
+
+
 def test_the_heuristic_counts_jacks_and_strong_cards():
     player = make_player("heuristic", seed=1)
     assert player.choose(hopeless_grand().view(FOREHAND)).move == Kontra()

@@ -17,6 +17,7 @@ from engine.review import (
     RAMSCH_BLUNDER_POINTS,
     RAMSCH_MISTAKE_POINTS,
     GameReview,
+    call_mark,
     describe_game,
     ramsch_mark,
     review_ramsch_decision,
@@ -99,8 +100,26 @@ def test_a_grand_hand_escape_is_reviewed_as_a_declared_grand(records):
                                    "Ann: pushes the skat on", "Bob: declares Grand hand instead"]
 
 
-def test_kontra_and_re_are_listed_as_not_reviewed_and_the_cards_are_reviewed_as_declared(records):
-    review = review_record(records["hr-kontra-re"], "mcu", Limit(simulations=2))
+def test_kontra_and_re_are_judged_against_the_double_dummy_outcome_and_the_cards_reviewed_as_declared(records):
+    record = records["hr-kontra-re"]
+    review = review_record(record, "mcu", Limit(simulations=8))
     assert review.game == "Clubs hand" and review.declarer == 1 and not review.ramsch
-    assert review.not_reviewed[1:] == ["Cid: Kontra", "Bob: Re"]
+    assert review.not_reviewed == ["the bidding (with Ramsch on, passing is not a game thrown in)"]
     assert len(review.decisions) == 30 and review.declarer_dd_start is not None
+    assert [(c.seat, c.call) for c in review.calls] == [(2, "Kontra"), (1, "Re")]
+    declarer_wins_dd = bool(review.declarer_dd_start)
+    kontra, re_call = review.calls
+    # the same cards from the opening lead to the calls: the double-dummy outcome is the game's
+    assert kontra.side_wins_dd == (not declarer_wins_dd) and re_call.side_wins_dd == declarer_wins_dd
+    for call in review.calls:
+        assert call.worlds == 8 and 0 <= call.view_win <= 1
+        assert call.mark == call_mark(call.side_wins_dd, call.view_win, call.threshold)
+    again = GameReview.from_json_lines(review.json_lines())
+    assert again.calls == review.calls
+
+
+def test_a_call_is_marked_when_the_cards_and_its_own_view_go_against_it():
+    assert call_mark(True, 0.1, 0.5) == ""  # it paid: no mark whatever the view said
+    assert call_mark(False, 0.6, 0.5) == ""  # sound from its view, lost to the lie of the cards
+    assert call_mark(False, 0.4, 0.5) == MISTAKE
+    assert call_mark(False, 0.2, 0.5) == BLUNDER
