@@ -110,7 +110,7 @@ def test_the_heuristic_counts_jacks_and_strong_cards():
     winning = sure_clubs()
     winning.push_many([Kontra(), Play(Card.S7), Play(Card.H7)])
     decision = player.choose(winning.view(FOREHAND))
-    assert decision.move == Re() and decision.analysis.note == "Re: 3 jacks, 9 trumps (needs 3 jacks and 6)"
+    assert decision.move == Re() and decision.analysis.note == "Re: 3 jacks + 9 trumps = 12 (needs 9)"
 
 
 def test_the_heuristic_never_doubles_a_null_game():
