@@ -25,6 +25,9 @@ RE_WIN_SHARE = 2 / 3
 scores +v, lost -2v: doubling pays from a win share of 2/3 on, and after Re
 nothing can double again."""
 
+CALL_WORLDS = 100
+"""A call is decided on at least this many worlds whatever the card budget (a budget in seconds
+is kept): it comes once a game, and a few worlds cannot tell a 40 % game from a 60 % one."""
 HEURISTIC_KONTRA = {"suit": 7, "grand": 6}
 """The heuristic defender's Kontra: jacks plus strong cards (trumps; in a grand, jacks and aces; a
 jack counts in both) at least this.  In 39,202 defences of heuristic self-play (docs/house-rules.md)

@@ -44,7 +44,7 @@ from ..rules import CLASS_OF, STRENGTH, TRUMP_CLASS, GameType
 from ..inference import InferenceSampler, belief_rows, beliefs_of, pool_size
 from ..sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
-from .calls import decide_from_worlds, offered_call
+from .calls import CALL_WORLDS, decide_from_worlds, offered_call
 from .bidding import SearchBidder
 from .contract_analysis import ContractAnalysis
 from .fallback import fallback_analysis, simple_card
@@ -240,9 +240,12 @@ class MonteCarloPlayer(Player):
                 and isinstance(view.moves[-1][1], (Kontra, Re))):
             return remembered[1]  # the card the call was decided with, from the same worlds
         call = offered_call(view) if self.calls else None
+        limit = limit or self.limit
+        if call is not None and limit.simulations is not None and limit.simulations < CALL_WORLDS:
+            limit = replace(limit, simulations=CALL_WORLDS)
         # A call is judged on worlds that read the bidding and the declaration: uniform worlds
         # deal the declarer a random hand, which loses far more often than a declared one.
-        decision = self.choose_card(view, limit or self.limit, stop, report, value_single_card=call is not None,
+        decision = self.choose_card(view, limit, stop, report, value_single_card=call is not None,
                                     read_bidding=call is not None)
         if call is None:
             return decision
