@@ -631,7 +631,7 @@ def review_calls(record, player_kind: str, limit: Limit, seed: int, threads: int
     """Each Kontra and Re of ``record``: the double-dummy outcome from the call on, and the
     caller's side's win share over the worlds the computer decides a call on."""
     from .game import Kontra
-    from .players.calls import KONTRA_WIN_SHARE, RE_WIN_SHARE
+    from .players.calls import RE_WIN_SHARE
     from .players.registry import make_player
 
     positions = record.positions()
@@ -647,7 +647,7 @@ def review_calls(record, player_kind: str, limit: Limit, seed: int, threads: int
         stats = analysis.stats_for(analysis.chosen) if analysis.chosen is not None else None
         view_win = None if stats is None or stats.simulations == 0 else round(stats.win_share, 4)
         is_kontra = isinstance(move, Kontra)
-        threshold = KONTRA_WIN_SHARE if is_kontra else RE_WIN_SHARE
+        threshold = player.kontra_win_share if is_kontra else RE_WIN_SHARE
         out.append(CallReview(index, seat, "Kontra" if is_kontra else "Re", side_wins_dd, view_win, threshold,
                               call_mark(side_wins_dd, view_win, threshold), analysis.simulations))
     return out

@@ -44,7 +44,7 @@ from ..rules import CLASS_OF, STRENGTH, TRUMP_CLASS, GameType
 from ..inference import InferenceSampler, belief_rows, beliefs_of, pool_size
 from ..sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
-from .calls import CALL_WORLDS, decide_from_worlds, offered_call
+from .calls import CALL_WORLDS, KONTRA_WIN_SHARE, decide_from_worlds, offered_call
 from .bidding import SearchBidder
 from .contract_analysis import ContractAnalysis
 from .fallback import fallback_analysis, simple_card
@@ -173,6 +173,8 @@ class MonteCarloPlayer(Player):
     # ------------------------------------------------------------ parameters
 
     kind_label = "Monte Carlo"
+    kontra_win_share = KONTRA_WIN_SHARE
+    """The defenders' win share over the worlds from which this kind says Kontra."""
     own_params: dict = {}
     """A kind's parameters beyond the common ones: name -> reader of its text."""
 
@@ -249,7 +251,7 @@ class MonteCarloPlayer(Player):
                                     read_bidding=call is not None)
         if call is None:
             return decision
-        say, note = decide_from_worlds(call, decision.analysis)
+        say, note = decide_from_worlds(call, decision.analysis, self.kontra_win_share)
         analysis = decision.analysis
         if analysis is not None:
             analysis = replace(analysis, note="; ".join(filter(None, (note, analysis.note))))

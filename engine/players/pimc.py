@@ -34,6 +34,7 @@ from ..evaluation import Evaluation
 from ..limits import Limit
 from ..rules import GameType
 from ..sampling import World
+from .calls import PIMC_KONTRA_WIN_SHARE
 from .montecarlo import BatchOutcome, MonteCarloPlayer, number_param, side_won, whole_number_param
 from .playout import PublicPosition, playout_cards
 from .ramsch import ramsch_outcomes
@@ -52,6 +53,7 @@ threads against 2,195 / 3,188 with 2**19; exact per card and bid games within no
 class PIMCPlayer(MonteCarloPlayer):
     name = "pimc"
     kind_label = "PIMC"
+    kontra_win_share = PIMC_KONTRA_WIN_SHARE
     own_params = {"tiebreak": str, "margin": lambda text: number_param("margin", text, 0, 1000),
                   "ramsch_solve": lambda text: whole_number_param("ramsch_solve", text, 0, 10)}
 

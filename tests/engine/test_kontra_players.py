@@ -39,7 +39,8 @@ def test_a_clearly_winning_defender_says_kontra_and_plays_the_card_of_the_same_w
     decision = player.choose(state.view(FOREHAND))
     assert decision.move == Kontra()
     note = decision.analysis.note
-    assert note.startswith("Kontra: the defenders win 100% of") and "threshold 50%" in note
+    assert note.startswith("Kontra: the defenders win 100% of")
+    assert f"threshold {player.kontra_win_share:.0%}" in note
     state.push(decision.move)
     card = player.choose(state.view(FOREHAND))
     assert card.move == Play(decision.analysis.chosen) and card.analysis is decision.analysis
@@ -131,3 +132,18 @@ def test_every_kind_of_player_finishes_games_with_kontra_and_re(specs):
         players = [make_player(spec, seed=number * 3 + i) for i, spec in enumerate(specs)]
         state = play_game(Deal.shuffled(100 + number), players, rules=KONTRA_RULES)
         assert state.is_over and (state.result() is not None or state.outcome().passed_in)
+
+
+def test_pimc_waits_for_a_larger_share_than_mcu_before_kontra():
+    """PIMC's double-dummy worlds flatter the defenders: its Kontra needs PIMC_KONTRA_WIN_SHARE."""
+    from engine.analysis import Analysis, CardStats
+    from engine.players.calls import KONTRA_WIN_SHARE, PIMC_KONTRA_WIN_SHARE, decide_from_worlds
+
+    share = (KONTRA_WIN_SHARE + PIMC_KONTRA_WIN_SHARE) / 2
+    stats = CardStats(Card.SA, 100, 60.0, 10.0, 60.0, share, (0,) * 13)
+    analysis = Analysis("x", MIDDLEHAND, (Card.SA,), (stats,), Card.SA, 100, 0.1, None)
+    assert make_player("mcu").kontra_win_share == KONTRA_WIN_SHARE
+    assert make_player("pimc").kontra_win_share == PIMC_KONTRA_WIN_SHARE > KONTRA_WIN_SHARE
+    assert decide_from_worlds(Kontra(), analysis, make_player("mcu").kontra_win_share)[0]
+    say, note = decide_from_worlds(Kontra(), analysis, make_player("pimc").kontra_win_share)
+    assert not say and note.startswith("no Kontra: the defenders win 57% of 100 worlds")
