@@ -60,6 +60,8 @@ def _workload() -> None:
     """A fixed mix of what players spend their time on: playouts and solves."""
     import random
 
+    from .cards import points_of
+    from .scoring import WIN_POINTS
     from .dds.solver import Position, SolverContext, solve_threshold
     from .game import Deal
     from .players import heuristic_core
@@ -72,9 +74,8 @@ def _workload() -> None:
     for i in range(160):
         deal = Deal.shuffled(rng)
         game = GameType(i % 5)
-        pos = Position(game, i % 3, deal.hands, declarer_points=sum(
-            (0, 0, 0, 10, 2, 3, 4, 11)[c & 7] for c in range(32) if deal.skat >> c & 1))
-        solve_threshold(pos, 61, per_card=False, ctx=ctx)
+        pos = Position(game, i % 3, deal.hands, declarer_points=points_of(deal.skat))
+        solve_threshold(pos, WIN_POINTS, per_card=False, ctx=ctx)
 
 
 def measure(repeats: int = 3) -> float:

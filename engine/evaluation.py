@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .scoring import ALL_POINTS, OUT_OF_SCHNEIDER, SCHNEIDER_POINTS, WIN_POINTS
+
 # Step values and where each level starts, for the declarer's side (for the
 # defenders the win starts at 60 instead of 61).
 _LEVELS = (-8.0, -4.0, -2.0, 1.0, 2.0, 3.0)
@@ -27,7 +29,7 @@ KINDS = ("mean", "wins", "step", "type1", "type2", "type3")
 
 
 def _level_starts(declarer_side: bool) -> tuple[int, ...]:
-    return (0, 1, 31, 61 if declarer_side else 60, 90, 120)
+    return (0, 1, OUT_OF_SCHNEIDER, WIN_POINTS if declarer_side else WIN_POINTS - 1, SCHNEIDER_POINTS, ALL_POINTS)
 
 
 @dataclass(frozen=True)

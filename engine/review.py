@@ -411,14 +411,6 @@ def decision_seed(seed: int, record_id: str, move: int) -> int:
     return int.from_bytes(digest[:6], "big")
 
 
-def win_threshold(state: GameState) -> int:
-    """Card points the declarer needs (suit/grand); a schwarz announcement counts as all 120."""
-    decl = state.declaration
-    if decl.schwarz_announced:
-        return 120
-    return 90 if decl.schneider_announced else 61
-
-
 def double_dummy_values(state: GameState) -> dict[Card, tuple[int | None, bool]]:
     """Per legal card of the seat to move: (the side's final card points or None in null, the side wins)."""
     from .dds.solver import solve
@@ -433,7 +425,7 @@ def double_dummy_values(state: GameState) -> dict[Card, tuple[int | None, bool]]
             declarer_wins = value == 1
             points = None
         else:
-            declarer_wins = value >= win_threshold(state)
+            declarer_wins = value >= state.declaration.points_needed
             points = value if declarer_side else 120 - value
         out[Card(card)] = (points, declarer_wins == declarer_side)
     return out

@@ -17,6 +17,39 @@ SEEGER_FABIAN_WON_BONUS = 50
 SEEGER_FABIAN_LOST_PENALTY = 50
 SEEGER_FABIAN_DEFENDER_BONUS = {3: 40, 4: 30}
 
+ALL_POINTS = 120
+"""The card points in the pack."""
+WIN_POINTS = 61
+"""Card points a declarer needs to win a suit or grand game."""
+SCHNEIDER_POINTS = 90
+"""Card points that make the other side schneider (and win an announced schneider)."""
+OUT_OF_SCHNEIDER = 31
+"""Card points that keep a side out of schneider (a side with 30 or fewer is schneider)."""
+
+
+def declarer_wins(decl: Declaration, declarer_points, declarer_tricks, defender_tricks):
+    """Whether the declarer wins ``decl`` by the cards (no resignation, no overbid); element-wise
+    on numpy arrays too, so the searchers' vector code counts wins by this rule."""
+    if decl.game == GameType.NULL:
+        return declarer_tricks == 0
+    won = declarer_points >= WIN_POINTS
+    if decl.schneider_announced:
+        won = won & (declarer_points >= SCHNEIDER_POINTS)
+    if decl.schwarz_announced:
+        won = won & (defender_tricks == 0)
+    return won
+
+
+def seeger_fabian_won(value):
+    """The declarer's Seeger-Fabian entry for a won game of ``value`` (element-wise on arrays)."""
+    return value + SEEGER_FABIAN_WON_BONUS
+
+
+def seeger_fabian_lost(value, defenders_counted: int = 0, table_size: int = 3):
+    """The declarer's Seeger-Fabian entry for a lost game of ``value``, less the bonus of
+    ``defenders_counted`` defenders (1: against a rival or the others' mean, 2: against both)."""
+    return -2 * value - SEEGER_FABIAN_LOST_PENALTY - defenders_counted * SEEGER_FABIAN_DEFENDER_BONUS[table_size]
+
 
 @lru_cache(maxsize=None)
 def trump_order_high_to_low(game: GameType) -> tuple[Card, ...]:
@@ -61,6 +94,18 @@ class Declaration:
     @property
     def schwarz_announced(self) -> bool:
         return self.game != GameType.NULL and (self.schwarz or self.ouvert)
+
+    @property
+    def points_needed(self) -> int:
+        """Card points the declarer needs (suit and grand): 61, 90 with schneider announced, all
+        120 with schwarz announced (where the rule asks every trick: the solver's threshold)."""
+        if self.schwarz_announced:
+            return ALL_POINTS
+        return SCHNEIDER_POINTS if self.schneider_announced else WIN_POINTS
+
+    def least_win(self) -> tuple[int, int]:
+        """The declarer's card points and tricks of this game's narrowest win (for its value)."""
+        return (self.points_needed, 10 if self.schwarz_announced else 9)
 
     def problem(self, german: bool = False) -> str | None:
         """Why this declaration is not allowed, or None (``german``: suits named Kreuz, Pik, …)."""
@@ -244,10 +289,10 @@ def evaluate(
     if kontra is not None and kontra == declarer:
         raise ValueError("Kontra is said by a defender, not by the declarer")
     doubling = 2 ** ((kontra is not None) + re)
-    defender_points = 120 - declarer_points
+    defender_points = ALL_POINTS - declarer_points
     if decl.game == GameType.NULL:
         value = null_value(decl)
-        won = declarer_tricks == 0 and end not in (GameEnd.DECLARER_RESIGNED, GameEnd.LEFT, GameEnd.TIMEOUT)
+        won = declarer_wins(decl, declarer_points, declarer_tricks, defender_tricks) and end not in (GameEnd.DECLARER_RESIGNED, GameEnd.LEFT, GameEnd.TIMEOUT)
         if end == GameEnd.DEFENDERS_RESIGNED:
             won = True
         overbid = value < bid
@@ -263,7 +308,7 @@ def evaluate(
         )
 
     mats = matadors(decl.game, declarer_cards)
-    schneider = declarer_points >= 90 or declarer_points <= 30
+    schneider = declarer_points >= SCHNEIDER_POINTS or declarer_points < OUT_OF_SCHNEIDER
     schwarz = defender_tricks == 0 or declarer_tricks == 0
     steps: list[tuple[str, int]] = [(f"{'with' if mats > 0 else 'without'} {abs(mats)}", abs(mats)), ("game", 1)]
     if decl.hand:
@@ -282,11 +327,7 @@ def evaluate(
     base = decl.game.base_value
     value = multiplier * base
 
-    won = declarer_points >= 61
-    if decl.schneider_announced and declarer_points < 90:
-        won = False
-    if decl.schwarz_announced and defender_tricks > 0:
-        won = False
+    won = bool(declarer_wins(decl, declarer_points, declarer_tricks, defender_tricks))
     overbid = value < bid
     if overbid:
         value = -(-bid // base) * base  # smallest multiple of the base value reaching the bid
@@ -343,7 +384,7 @@ def ramsch_result(
     """Score a Ramsch from the card points (skat included) and tricks by seat."""
     points = (points[0], points[1], points[2])
     tricks = (tricks[0], tricks[1], tricks[2])
-    if sum(points) != 120 or sum(tricks) != 10:
+    if sum(points) != ALL_POINTS or sum(tricks) != 10:
         raise ValueError(f"a played Ramsch shares 120 points and 10 tricks, not {points} and {tricks}")
     steps: list[tuple[str, int]] = [("pushed", 2)] * pushes
     durchmarsch = next((seat for seat in range(3) if tricks[seat] == 10), None)

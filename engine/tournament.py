@@ -59,9 +59,9 @@ from .game import Deal, GameState
 from .house_rules import ISKO, HouseRules
 from .players.registry import PlayerSpec, make_player, parse_spec, split_specs, validate_spec
 from .record import GameRecord, RecordError, format_record, parse_record, read_lines
-from .scoring import RamschResult
+from .scoring import WIN_POINTS, RamschResult
 
-CLOSE_GAME_POINTS = range(55, 61)
+CLOSE_GAME_POINTS = range(55, WIN_POINTS)
 """Declarer card points of a 'close game' (Schäfer's (2005) file of close games)."""
 
 

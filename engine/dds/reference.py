@@ -24,6 +24,7 @@ from pathlib import Path
 
 from engine.cards import CARD_POINTS, cards_of
 from engine.rules import GameType, legal_cards, trick_winner
+from engine.scoring import ALL_POINTS, OUT_OF_SCHNEIDER, SCHNEIDER_POINTS, WIN_POINTS
 
 TABLE_PATH = Path(__file__).resolve().parents[2] / "tests" / "data" / "dds_reference_table.json"
 
@@ -277,7 +278,7 @@ def make_table(path: Path = TABLE_PATH, seed: int = 20240611) -> list[dict]:
         per_card = reference_per_card(pos)
         entries.append({"position": position_to_json(pos), "value": value,
                         "per_card": {str(c): v for c, v in per_card.items()},
-                        "thresholds": {str(t): reference_threshold(pos, t) for t in (31, 61, 90, 120)}})
+                        "thresholds": {str(t): reference_threshold(pos, t) for t in (OUT_OF_SCHNEIDER, WIN_POINTS, SCHNEIDER_POINTS, ALL_POINTS)}})
         print(f"{game.name:8} played={cards_played:2} value={value:3} ({time.perf_counter() - start:.1f} s)",
               file=sys.stderr)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -75,18 +75,14 @@ from ..dds.solver import thread_context
 from ..game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp
 from ..rules import BID_VALUES, FOREHAND, GameType
 from ..sampling import WorldSampler
-from ..scoring import Declaration, evaluate
+from ..scoring import (ALL_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Declaration, evaluate, seeger_fabian_lost,
+                       seeger_fabian_won)
 from . import bid_calibration, hand_eval
 from .contract_analysis import ContractAnalysis, ContractCandidate, game_name
 from .playout import PublicPosition, playout_worlds
 
 PASS_WORTH = 0.0
 """Expected Seeger-Fabian difference of passing (see the module doc)."""
-DEFENDER_BONUS = 40
-"""What a lost game costs the declarer beyond his own score, measured against a rival:
-+40 to each defender, so -40 against the mean of the other two players (the
-``relative`` figure of ``engine.tools.bidding_duel``) and against a defending rival in
-a paired tournament."""
 RISK = 0.0
 """Default ``risk``: the bidder goes on only while the best game is expected to gain more
 than this (Seeger-Fabian points against the other two); measured in docs/bidding.md."""
@@ -147,7 +143,7 @@ class Outcomes:
             base = self.declaration.game.base_value
             value = np.where(overbid, -(-bid // base) * base, value)
         won = self.won & ~overbid
-        return np.where(won, value + 50, -2 * value - 50 - DEFENDER_BONUS).astype(float)
+        return np.where(won, seeger_fabian_won(value), seeger_fabian_lost(value, 1)).astype(float)
 
 
 def calibrated_mean(valuation: str | None, games: np.ndarray, value: np.ndarray, won: np.ndarray,
@@ -164,9 +160,9 @@ def calibrated_mean(valuation: str | None, games: np.ndarray, value: np.ndarray,
         inside = playable & (families == family)
         chance = bid_calibration.calibrated(valuation, GameType(int(games[inside][0])), float(won[inside].mean()))
         wins, losses = inside & won, inside & ~won
-        won_mean = scores[wins].mean() if wins.any() else float((value[inside] + 50).mean())
+        won_mean = scores[wins].mean() if wins.any() else float(seeger_fabian_won(value[inside]).mean())
         lost_mean = (scores[losses].mean() if losses.any()
-                     else float((-2 * value[inside] - 50 - DEFENDER_BONUS).mean()))
+                     else float(seeger_fabian_lost(value[inside], 1).mean()))
         total += int(inside.sum()) * float(chance * won_mean + (1 - chance) * lost_mean)
     return total / len(scores)
 
@@ -221,7 +217,7 @@ def _solve(decl: Declaration, declarer: int, hands: list[tuple[int, int, int]], 
             continue
         base = points_of(skat)
         points = 45
-        for threshold, reached in ((61, 75), (90, 100), (120, 120)):
+        for threshold, reached in ((WIN_POINTS, 75), (SCHNEIDER_POINTS, 100), (ALL_POINTS, 120)):
             if core.solve_value(game, declarer, h[0], h[1], h[2], trick, 0, FOREHAND, base, 0, threshold,
                                 *arrays) != 1:
                 break

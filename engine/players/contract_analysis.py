@@ -24,9 +24,9 @@ import numpy as np
 from ..cards import Mask, cards_of
 from ..limits import Limit
 from ..record import GAME_NAMES as REPLAY_GAME_NAMES
-from ..scoring import Declaration
+from ..scoring import ALL_POINTS, OUT_OF_SCHNEIDER, SCHNEIDER_POINTS, WIN_POINTS, Declaration
 
-HISTOGRAM_EDGES = (0, 31, 61, 90, 121)
+HISTOGRAM_EDGES = (0, OUT_OF_SCHNEIDER, WIN_POINTS, SCHNEIDER_POINTS, ALL_POINTS + 1)
 """Buckets of the declarer's card points: schneidered, lost, won, schneider."""
 
 PHASES = ("bidding", "skat", "discard", "declare")

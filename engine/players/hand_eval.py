@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from ..cards import CARD_POINTS, JACKS, Mask, Rank, Suit, cards_of, points_of
 from ..rules import FOREHAND, NULL_VALUES, GameType
-from ..scoring import Declaration, matadors
+from ..scoring import Declaration, matadors, seeger_fabian_lost, seeger_fabian_won
 
 SUIT_GAMES = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS)
 
@@ -327,7 +327,7 @@ def expected_score(chance: float, value: int) -> float:
     """Expected Seeger-Fabian difference to the two defenders of playing a
     game of ``value`` won with ``chance``: won +value+50; lost -2·value-50 and
     +40 for each defender."""
-    return chance * (value + 50) - (1.0 - chance) * (2 * value + 50 + 80)
+    return chance * seeger_fabian_won(value) + (1.0 - chance) * seeger_fabian_lost(value, 2)
 
 
 @dataclass(frozen=True)
@@ -429,6 +429,11 @@ def kept_options(kept: Mask, discard: Mask, seat: int) -> list[Option]:
     return options
 
 
+NEAR_BEST_SCORE = 40
+"""``bid_limit`` bids up to the highest value among the games expected to score within this
+many Seeger-Fabian points of the best one."""
+
+
 def bid_limit(hand: Mask, seat: int, bid_chance: float = BID_CHANCE) -> int:
     """The highest bid this hand goes to (0: pass at once).
 
@@ -440,7 +445,8 @@ def bid_limit(hand: Mask, seat: int, bid_chance: float = BID_CHANCE) -> int:
     candidates += [o for o in hand_options(hand, seat) if o.chance >= HAND_CHANCE]
     if not candidates:
         return 0
-    return max(o.value for o in candidates if o.expected >= max(c.expected for c in candidates) - 40)
+    best = max(c.expected for c in candidates)
+    return max(o.value for o in candidates if o.expected >= best - NEAR_BEST_SCORE)
 
 
 def reaches(option: Option, bid: int) -> bool:

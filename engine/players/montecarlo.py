@@ -41,6 +41,7 @@ from ..evaluation import Evaluation, default_for
 from ..game import GameState, Kontra, Phase, Play, Re
 from ..limits import Limit
 from ..rules import CLASS_OF, STRENGTH, TRUMP_CLASS, GameType
+from ..scoring import declarer_wins
 from ..inference import InferenceSampler, belief_rows, beliefs_of, pool_size
 from ..sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
@@ -535,13 +536,5 @@ def _accumulate(accs: list[CardAccumulator], outcome: BatchOutcome, table: np.nd
 def side_won(declarer_points: np.ndarray, defender_tricks: np.ndarray, declarer_tricks: np.ndarray,
              view: GameState, declarer_side: bool) -> np.ndarray:
     """Whether the player's side won each simulated game (announcements included)."""
-    decl = view.declaration
-    if decl.game == GameType.NULL:
-        declarer_won = declarer_tricks == 0
-    else:
-        declarer_won = declarer_points >= 61
-        if decl.schneider_announced:
-            declarer_won &= declarer_points >= 90
-        if decl.schwarz_announced:
-            declarer_won &= defender_tricks == 0
+    declarer_won = declarer_wins(view.declaration, declarer_points, declarer_tricks, defender_tricks)
     return declarer_won if declarer_side else ~declarer_won

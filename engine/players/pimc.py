@@ -34,6 +34,7 @@ from ..evaluation import Evaluation
 from ..limits import Limit
 from ..rules import GameType
 from ..sampling import World
+from ..scoring import ALL_POINTS, OUT_OF_SCHNEIDER, SCHNEIDER_POINTS, WIN_POINTS
 from .calls import PIMC_KONTRA_WIN_SHARE
 from .montecarlo import BatchOutcome, MonteCarloPlayer, number_param, side_won, whole_number_param
 from .playout import PublicPosition, playout_cards
@@ -130,11 +131,7 @@ class PIMCPlayer(MonteCarloPlayer):
         evaluation = self.evaluation_for(view)
         decl = view.declaration
         self._threshold_only = evaluation.kind == "wins" and decl.game != GameType.NULL
-        threshold = 61
-        if decl.schneider_announced:
-            threshold = 90
-        if decl.schwarz_announced:
-            threshold = 120  # a schwarz game is won only with every trick: close enough with all points
+        threshold = decl.points_needed
         position = PublicPosition.from_view(view) if self.tiebreak == "playout" else None
         return view, legal, view.to_move == view.declarer, threshold, position
 
@@ -160,7 +157,7 @@ class PIMCPlayer(MonteCarloPlayer):
         if game != GameType.NULL:
             decl_points += [points_of(w.skat) for w in worlds]
         # Null ignores the threshold; suit/grand ask "declarer >= threshold?" or the exact points.
-        query = threshold if self._threshold_only else 61 if self._classes_only else core.EXACT
+        query = threshold if self._threshold_only else WIN_POINTS if self._classes_only else core.EXACT
         binary = game == GameType.NULL or self._threshold_only  # else values are (representative) points
         ctx = self._acquire_context()
         try:
@@ -177,7 +174,7 @@ class PIMCPlayer(MonteCarloPlayer):
             points = np.zeros(values.shape, np.int64)
         else:
             points = values if declarer_side else 120 - values
-            declarer_won = values >= threshold if threshold != 120 else values == 120
+            declarer_won = values >= threshold
             won = declarer_won == declarer_side
         tie_break = None
         if position is not None and valued:
@@ -270,7 +267,7 @@ class PIMCPlayer(MonteCarloPlayer):
             world_hands = tuple(int(h) for h in hands[j])
             value, _, count = core.solve_root(
                 int(game), d, *world_hands, trick, n_trick, view.leader, int(decl_points[j]),
-                view.trick_counts[d], 61, True, ctx.out_cards, ctx.out_values, *ctx.arrays)
+                view.trick_counts[d], WIN_POINTS, True, ctx.out_cards, ctx.out_values, *ctx.arrays)
             if value == core.ABORTED:
                 break  # stopped: this world is dropped, later ones are not started
             reaches_61 = dict(zip(ctx.out_cards[:count].tolist(), ctx.out_values[:count].tolist()))
@@ -299,7 +296,7 @@ class PIMCPlayer(MonteCarloPlayer):
     def _outcome_classes(self, ctx, reaches_61, game, d, hands, trick, n_trick, view, declarer_points):
         """Per card, the declarer's points of its outcome class, from threshold queries
         (None if a query was aborted).  ``reaches_61`` holds the answers to 61."""
-        answers: dict[int, dict[int, int] | None] = {61: reaches_61}
+        answers: dict[int, dict[int, int] | None] = {WIN_POINTS: reaches_61}
         cards = list(reaches_61)
 
         def ask(threshold: int) -> dict[int, int] | None:
@@ -311,25 +308,26 @@ class PIMCPlayer(MonteCarloPlayer):
             return dict(zip(ctx.out_cards[:count].tolist(), ctx.out_values[:count].tolist()))
 
         # only the thresholds some card's class depends on
-        for threshold, needed in ((90, any(reaches_61.values())), (31, not all(reaches_61.values()))):
+        for threshold, needed in ((SCHNEIDER_POINTS, any(reaches_61.values())),
+                                  (OUT_OF_SCHNEIDER, not all(reaches_61.values()))):
             if needed:
                 answers[threshold] = ask(threshold)
                 if answers[threshold] is None:
                     return None
-        if 90 in answers and any(answers[90].values()):
-            answers[120] = ask(120)
-        if 31 in answers and not all(answers[31].values()):
+        if SCHNEIDER_POINTS in answers and any(answers[SCHNEIDER_POINTS].values()):
+            answers[ALL_POINTS] = ask(ALL_POINTS)
+        if OUT_OF_SCHNEIDER in answers and not all(answers[OUT_OF_SCHNEIDER].values()):
             answers[1] = ask(1)
         if any(a is None for a in answers.values()):
             return None
         out = {}
         for card in cards:
             if reaches_61[card]:
-                if not answers[90][card]:
+                if not answers[SCHNEIDER_POINTS][card]:
                     out[card] = 75
                 else:
-                    out[card] = 120 if answers[120][card] else 100
-            elif answers[31][card]:
+                    out[card] = 120 if answers[ALL_POINTS][card] else 100
+            elif answers[OUT_OF_SCHNEIDER][card]:
                 out[card] = 45
             else:
                 out[card] = 15 if answers[1][card] else 0

@@ -26,6 +26,7 @@ import numpy as np
 
 from engine.cards import CARD_POINTS, JACKS, cards_of
 from engine.rules import CLASS_MASKS, TRUMP_CLASS, GameType
+from engine.scoring import WIN_POINTS
 
 SEED = 20240611
 
@@ -140,12 +141,12 @@ def _solver_rows(quick: bool, seed: int) -> list[BenchRow]:
             rows.append(_timing_row("solver exact", f"{kind}, {tricks_left} tricks left", times, nodes,
                                     goals.get((kind, tricks_left), "")))
     for kind in ("suit", "grand"):
-        times, nodes = _time_solves(_positions(kind, 10, n_shallow, seed), 61, ctx)
+        times, nodes = _time_solves(_positions(kind, 10, n_shallow, seed), WIN_POINTS, ctx)
         rows.append(_timing_row("solver threshold 61", f"{kind}, 10 tricks left", times, nodes, "mean <= 0.5 ms"))
     bid = _positions("really bid", 10, n_deep, seed)
     times, nodes = _time_solves(bid, core.EXACT, ctx)
     rows.append(_timing_row("solver exact", "really bid (suit/grand), 10 left", times, nodes, "mean <= 12 ms"))
-    times, nodes = _time_solves(bid, 61, ctx)
+    times, nodes = _time_solves(bid, WIN_POINTS, ctx)
     rows.append(_timing_row("solver threshold 61", "really bid (suit/grand), 10 left", times, nodes))
     return rows
 
@@ -220,14 +221,14 @@ def _thread_rows(quick: bool, seed: int) -> list[BenchRow]:
             worlds = worlds_of_one_decision(pos, rng, batch)
             calls.append((int(pos.game), pos.declarer, np.array([w.hands for w in worlds], np.int64),
                           np.array([w.declarer_points for w in worlds], np.int64), empty_trick, 0, pos.leader,
-                          pos.declarer_tricks, 61))
+                          pos.declarer_tricks, WIN_POINTS))
 
         def solve(call, ctx, outputs):
             core.solve_worlds(*call, *outputs, *ctx.arrays)
         return calls, batch, solve
 
     workloads = (("exact, 7 tricks left", lambda: single_calls(7, core.EXACT)),
-                 ("threshold 61, 10 tricks left", lambda: single_calls(10, 61)),
+                 ("threshold 61, 10 tricks left", lambda: single_calls(10, WIN_POINTS)),
                  (f"PIMC batches: per-card threshold 61, 10 tricks left, {batch} worlds a call", batch_calls))
     for label, build in workloads:
         calls, worlds_per_call, solve = build()
@@ -444,8 +445,9 @@ def run_ablation(quick: bool = False, seed: int = SEED) -> int:
         ("suit exact, 7 left", _positions("suit", 7, n, seed), core.EXACT),
         ("grand exact, 7 left", _positions("grand", 7, n, seed), core.EXACT),
         ("suit exact, 10 left", _positions("suit", 10, n // 3, seed), core.EXACT),
-        ("suit+grand >=61, 10 left", _positions("suit", 10, n, seed) + _positions("grand", 10, n, seed), 61),
-        ("really bid >=61, 10 left", _positions("really bid", 10, n // 2, seed), 61),
+        ("suit+grand >=61, 10 left", _positions("suit", 10, n, seed) + _positions("grand", 10, n, seed),
+         WIN_POINTS),
+        ("really bid >=61, 10 left", _positions("really bid", 10, n // 2, seed), WIN_POINTS),
         ("null, 10 left", _positions("null", 10, 4 * n, seed), core.EXACT),
     )
     table = Table(title="mean nodes per solve, one technique off at a time (ratio to all techniques)")

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..inference import bid_steps
 from ..players import hand_eval
+from ..scoring import seeger_fabian_lost, seeger_fabian_won
 from ..record import parse_record
 from ..tournament import GameOutcome, read_journal, summarize
 
@@ -157,7 +158,7 @@ def learned_passes(hands: list[DeclaredHand], folds: int = 5, seed: int = 0) -> 
     for f in range(folds):
         if (fold == f).any() and (fold != f).any():
             p[fold == f] = 1 / (1 + np.exp(-x[fold == f] @ _logistic_fit(x[fold != f], y[fold != f])))
-    return p * (bid + 50) - (1 - p) * (2 * bid + 90) < 0
+    return p * seeger_fabian_won(bid) + (1 - p) * seeger_fabian_lost(bid, 1) < 0
 
 
 def report(folder: str | Path) -> str:

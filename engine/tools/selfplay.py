@@ -27,6 +27,7 @@ from ..game import Deal
 from ..players.base import Player, RandomPlayer
 from ..players.heuristic import HeuristicPlayer
 from ..rules import GameType
+from ..scoring import SCHNEIDER_POINTS, WIN_POINTS
 from ..series import play_game
 from ..tournament import arrangements
 
@@ -184,7 +185,7 @@ def fit_bidding_curves(deals: int, seed: int) -> dict[tuple[str, str], tuple[flo
                 if game == GameType.NULL:
                     won = result.declarer_tricks == 0
                 else:
-                    won = result.declarer_points >= 61
+                    won = result.declarer_points >= WIN_POINTS
                 before_score = hand_eval.strength(hand, game, seat)
                 skat_score = hand_eval.null_skat_score(hand) if game == GameType.NULL else before_score
                 add((fam, "after"), after_score, won)
@@ -193,8 +194,8 @@ def fit_bidding_curves(deals: int, seed: int) -> dict[tuple[str, str], tuple[flo
                 if game == GameType.NULL:
                     add((fam, "hand"), before_score, result.declarer_tricks == 0)
                 else:
-                    add((fam, "hand"), before_score, result.declarer_points >= 61)
-                    add((fam, "schneider"), before_score, result.declarer_points >= 90)
+                    add((fam, "hand"), before_score, result.declarer_points >= WIN_POINTS)
+                    add((fam, "schneider"), before_score, result.declarer_points >= SCHNEIDER_POINTS)
         if (d + 1) % 1000 == 0:
             print(f"  {d + 1} deals", file=sys.stderr)
     fitted = {}

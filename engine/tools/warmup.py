@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ..players import readiness
 from ..players.readiness import HEURISTIC, PARTS, PLAYOUTS, SOLVER
+from ..scoring import WIN_POINTS
 
 
 def _warm_heuristic() -> None:
@@ -90,10 +91,10 @@ def _warm_solver() -> None:
         pos = Position(game=game, declarer=0, hands=(1 << 31, 1 << 30, 1 << 29), leader=0)
         solve(pos, ctx=ctx)
         solve(pos, per_card=False, ctx=ctx)
-        solve_threshold(pos, 61, ctx=ctx)
+        solve_threshold(pos, WIN_POINTS, ctx=ctx)
         # PIMC's entry: many worlds of one decision per call
         hands = np.array([pos.hands], np.int64)
-        core.solve_worlds(int(game), 0, hands, np.zeros(1, np.int64), ctx.trick, 0, 0, 0, 61,
+        core.solve_worlds(int(game), 0, hands, np.zeros(1, np.int64), ctx.trick, 0, 0, 0, WIN_POINTS,
                           np.zeros((1, 12), np.int64), np.zeros((1, 12), np.int64), np.zeros(1, np.int64),
                           *ctx.arrays)
 

@@ -33,8 +33,7 @@ def game_label(game: GameType, german: bool) -> str:
 def value_at_bid(decl: Declaration, declarer_cards: int, bid: int) -> tuple[str, int]:
     """'with 2 · 3 × 12 = 36' and the value, for ``decl`` won at its least (61 points,
     or the announced schneider/schwarz): the engine's scoring of that outcome."""
-    announced = decl.schwarz_announced or decl.schneider_announced
-    points, tricks = (120, 10) if decl.schwarz_announced else ((90, 7) if announced else (61, 5))
+    points, tricks = decl.least_win()
     result = evaluate(0, decl, bid, declarer_cards, points, tricks, 10 - tricks)
     if decl.game == GameType.NULL:
         return f"value {result.game_value}", result.game_value

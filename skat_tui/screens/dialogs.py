@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from engine.cards import CardSet
 from engine.game import GameState
-from engine.scoring import GameEnd, GameResult, RamschResult
+from engine.scoring import RAMSCH_DURCHMARSCH_VALUE, GameEnd, GameResult, RamschResult
 from engine.series import GAMES_PER_ROUND, RoundGame, Series, bock_events
 
 from ..widgets.score_sheet import ScoreSheet, bock_position, score_legend
@@ -105,7 +105,7 @@ def ramsch_lines(result: RamschResult, names: Sequence[str]) -> list[str]:
     if pushes:
         lines.append(f"Schieben: the skat was pushed on unseen {pushes}× — each push doubles.")
     if result.multiplier > 1:
-        base = 120 if result.durchmarsch is not None else result.points[result.losers[0]]
+        base = RAMSCH_DURCHMARSCH_VALUE if result.durchmarsch is not None else result.points[result.losers[0]]
         steps = " × ".join(str(factor) for _, factor in result.multipliers)
         lines.append(f"Value: {base} × {steps} = {base * result.multiplier}")
     lines.append("Score (plain and Seeger-Fabian alike): "

@@ -188,3 +188,29 @@ def test_iss_declaration_codes_round_trip():
         assert Declaration.from_iss(decl.iss()) == decl
     assert Declaration.from_iss("GO").hand  # the server writes grand ouvert without H
     assert Declaration.from_iss("GO").schwarz_announced
+
+
+def test_the_owner_s_win_rule_agrees_with_evaluate_on_scalars_and_arrays():
+    import itertools
+
+    import numpy as np
+
+    from engine.scoring import Declaration, declarer_wins, evaluate
+    from engine.rules import GameType
+
+    declarations = [Declaration(GameType.CLUBS), Declaration(GameType.GRAND, hand=True, schneider=True),
+                    Declaration(GameType.SPADES, hand=True, schneider=True, schwarz=True),
+                    Declaration(GameType.NULL), Declaration(GameType.HEARTS, hand=True, ouvert=True)]
+    outcomes = [(points, tricks) for points, tricks in itertools.product(range(0, 121, 7), range(11))
+                if (points == 0) <= (tricks == 0) and (points == 120) <= (tricks == 10)]
+    for decl in declarations:
+        points = np.array([p for p, _ in outcomes])
+        tricks = np.array([t for _, t in outcomes])
+        vector = declarer_wins(decl, points, tricks, 10 - tricks)
+        for i, (p, t) in enumerate(outcomes):
+            expected = evaluate(0, decl, 18, 0, p, t, 10 - t).won
+            assert bool(declarer_wins(decl, p, t, 10 - t)) == expected == bool(vector[i]), (decl, p, t)
+        if decl.game != GameType.NULL:
+            least_points, least_tricks = decl.least_win()
+            assert least_points == decl.points_needed
+            assert evaluate(0, decl, 18, 0, least_points, least_tricks, 10 - least_tricks).won
