@@ -242,7 +242,9 @@ class MonteCarloPlayer(Player):
         if (remembered is not None and view.moves[:-1] == remembered[0] and view.moves[-1][0] == view.to_move
                 and isinstance(view.moves[-1][1], (Kontra, Re))):
             return remembered[1]  # the card the call was decided with, from the same worlds
-        call = offered_call(view) if self.calls else None
+        # calls=off values the card on the same worlds and only keeps quiet, so that it
+        # differs from the calling player in the calls alone
+        call = offered_call(view)
         limit = limit or self.limit
         if call is not None and limit.simulations is not None and limit.simulations < CALL_WORLDS:
             limit = replace(limit, simulations=CALL_WORLDS)
@@ -253,6 +255,8 @@ class MonteCarloPlayer(Player):
         if call is None:
             return decision
         say, note = decide_from_worlds(call, decision.analysis, self.kontra_win_share)
+        if not self.calls:
+            say, note = False, f"calls off ({note})"
         analysis = decision.analysis
         if analysis is not None:
             analysis = replace(analysis, note="; ".join(filter(None, (note, analysis.note))))

@@ -14,7 +14,11 @@ and of the same for the seat's points minus the mean of the other two seats'
 the rival's +40 does in a paired tournament), with 95 % intervals over deals.
 It tells how much a seat gains by switching its bidding against the base
 player's bidding, not a tournament result (that is ``skat tournament``,
-docs/strength.md).
+docs/strength.md).  Any other switch of one seat's spec is measured the same
+way, under house rules too: ``--rules pub --base mcu:simulations=100,calls=off
+--test mcu:simulations=100`` measures what Kontra and Re gain (``calls=off``
+plays the same cards and only keeps quiet, so a game changes only where the
+test seat calls).
 
     python3 -m engine.tools.bidding_duel --base mcu:simulations=100 \\
         --test mcu:simulations=100,bidding=search --deals 200 --seed 1
@@ -28,6 +32,7 @@ import sys
 from collections import Counter
 
 from ..game import Deal, GameState, Phase
+from ..house_rules import ISKO, PRESETS, HouseRules
 from ..players import hand_eval
 from ..players.heuristic import HeuristicPlayer
 from ..players.registry import make_player, parse_spec
@@ -35,7 +40,7 @@ from ..series import play_game
 
 
 def _play(deal: Deal, specs: list[str], seed: int, tuned: int | None = None, bidder: dict | None = None,
-          bid_chance: float | None = None) -> GameState:
+          bid_chance: float | None = None, rules: HouseRules = ISKO) -> GameState:
     """One game; the player in seat ``tuned`` gets ``bidder``'s settings on its search bidder,
     or ``bid_chance`` as its heuristic bidding's threshold."""
     players = [make_player(parse_spec(spec), seed * 3 + s) for s, spec in enumerate(specs)]
@@ -51,11 +56,11 @@ def _play(deal: Deal, specs: list[str], seed: int, tuned: int | None = None, bid
         if heuristic is None or getattr(player, "bidder", None) is not None:
             raise ValueError(f"{specs[tuned]} does not bid like the heuristic: --bid-chance does not apply")
         heuristic.bid_chance = bid_chance
-    return play_game(deal, players)
+    return play_game(deal, players, rules=rules)
 
 
 def _sf(state: GameState, seat: int) -> int:
-    return state.result().seeger_fabian(3)[seat] if state.phase == Phase.FINISHED else 0
+    return state.result().scores_by_seat()[1][seat] if state.phase == Phase.FINISHED else 0
 
 
 def _relative(state: GameState, seat: int) -> float:
@@ -63,24 +68,24 @@ def _relative(state: GameState, seat: int) -> float:
     compares: a lost game also gives the rival +40)."""
     if state.phase != Phase.FINISHED:
         return 0.0
-    sf = state.result().seeger_fabian(3)
+    sf = state.result().scores_by_seat()[1]
     return sf[seat] - (sum(sf) - sf[seat]) / 2
 
 
 def duel(base: str, test: str, deals: int, seed: int, progress=None, bidder: dict | None = None,
-         bid_chance: float | None = None) -> dict:
+         bid_chance: float | None = None, rules: HouseRules = ISKO, first: int = 0) -> dict:
     """``bidder``: settings of the test player's ``SearchBidder`` (risk, margin, anchored);
     ``bid_chance``: the threshold of the test player's heuristic bidding."""
     diffs, relative, stats = [], [], {"base": Counter(), "test": Counter()}
-    for number in range(deals):
+    for done, number in enumerate(range(first, first + deals), 1):
         deal = Deal.shuffled(seed * 1_000_003 + number)
         player_seed = seed * 100_003 + number
-        base_game = _play(deal, [base] * 3, player_seed)
+        base_game = _play(deal, [base] * 3, player_seed, rules=rules)
         own = rel = 0.0
         for seat in range(3):
             specs = [base] * 3
             specs[seat] = test
-            test_game = _play(deal, specs, player_seed, seat, bidder, bid_chance)
+            test_game = _play(deal, specs, player_seed, seat, bidder, bid_chance, rules)
             own += _sf(test_game, seat) - _sf(base_game, seat)
             rel += _relative(test_game, seat) - _relative(base_game, seat)
             for label, game in (("base", base_game), ("test", test_game)):
@@ -88,7 +93,7 @@ def duel(base: str, test: str, deals: int, seed: int, progress=None, bidder: dic
         diffs.append(own / 3)
         relative.append(rel / 3)
         if progress is not None:
-            progress(number + 1, diffs, relative)
+            progress(done, diffs, relative)
     return {"diffs": diffs, "relative": relative, "stats": stats}
 
 
@@ -123,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--test", default="mcu:simulations=100,bidding=search")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first", type=int, default=0, help="the first deal's number (to split a run)")
+    parser.add_argument("--rules", choices=sorted(PRESETS), default="isko", help="house rules of every game")
     parser.add_argument("--risk", type=float, help="the test bidder's risk (points per game)")
     parser.add_argument("--margin", type=float,
                         help="the test bidder's margin in standard errors (inf: keep the heuristic's choice)")
@@ -141,12 +148,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{done} deals: own {_interval(diffs)}, relative {_interval(relative)}", file=sys.stderr,
                   flush=True)
 
-    out = duel(args.base, args.test, args.deals, args.seed, progress, bidder, args.bid_chance)
+    out = duel(args.base, args.test, args.deals, args.seed, progress, bidder, args.bid_chance,
+               PRESETS[args.rules], args.first)
     changed = sum(d != 0 for d in out["relative"])
     settings = "".join(f", {name}={value}" for name, value in bidder.items())
     if args.bid_chance is not None:
         settings += f", bid chance {args.bid_chance}"
-    print(f"{args.test}{settings} for one seat against {args.base} ({args.deals} deals, seed {args.seed}; "
+    rules = "" if args.rules == "isko" else f", {args.rules} rules"
+    print(f"{args.test}{settings} for one seat against {args.base} ({args.deals} deals from {args.first}, "
+          f"seed {args.seed}{rules}; "
           f"{changed} deals changed), SF points per game: own {_interval(out['diffs'])}, "
           f"relative to the other two {_interval(out['relative'])}")
     for label in ("base", "test"):

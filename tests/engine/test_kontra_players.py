@@ -94,12 +94,20 @@ def test_a_call_is_judged_on_worlds_that_read_the_bidding(spec):
     assert share and int(share.group(1)) < 40
 
 
-def test_calls_off_never_calls():
+def test_calls_off_never_calls_and_plays_the_card_the_caller_plays():
+    """calls=off differs from the calling player in the call alone: the same worlds, the same card."""
     state = hopeless_grand()
-    for spec in ["heuristic:calls=off", "mcu:simulations=8,calls=off", "pimc:simulations=4,calls=off"]:
-        player = make_player(spec, seed=3)
-        player.new_game(FOREHAND)
-        assert isinstance(player.choose(state.view(FOREHAND)).move, Play), spec
+    for spec in ["heuristic", "mcu:simulations=8", "pimc:simulations=4"]:
+        quiet, caller = make_player(f"{spec},calls=off" if ":" in spec else f"{spec}:calls=off", seed=3), \
+            make_player(spec, seed=3)
+        quiet.new_game(FOREHAND)
+        caller.new_game(FOREHAND)
+        decision = quiet.choose(state.view(FOREHAND))
+        assert isinstance(decision.move, Play), spec
+        assert caller.choose(state.view(FOREHAND)).move == Kontra()
+        after = state.copy()
+        after.push(Kontra())
+        assert caller.choose(after.view(FOREHAND)).move == decision.move, spec
     with pytest.raises(ValueError, match="calls must be on or off"):
         make_player("mcu:calls=maybe")
 
