@@ -73,6 +73,11 @@ class SettingsScreen(ModalScreen[Settings | None]):
             with Horizontal(classes="settings-row"):
                 yield Label("least seconds per AI move", classes="settings-label wide-label")
                 yield Input(f"{self.settings.ai_delay:g}", type="number", id="ai-delay", compact=True)
+            with Horizontal(classes="settings-row"):
+                # off by default: a game played with it on is marked as no fair game
+                yield Label("show computers' cards", classes="settings-label wide-label")
+                yield Switch(self.settings.show_computer_cards, id="show-computer-cards")
+                yield Label("in the debug panel; the game is marked", classes="settings-note")
             yield from self._rules_rows()
             yield Static("", id="settings-error")
             with Horizontal(classes="buttons"):
@@ -136,6 +141,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
             german=self.query_one("#german", Switch).value,
             ai_delay=_optional_float(self.query_one("#ai-delay", Input).value) or 0.0,
             hint=self._read_player("hint", self.settings.hint),
+            show_computer_cards=self.query_one("#show-computer-cards", Switch).value,
             rules=self._read_rules(),  # "Schieben needs Ramsch" and the like: shown, nothing saved
         )
         for player in (*settings.opponents, settings.hint):

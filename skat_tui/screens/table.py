@@ -33,6 +33,7 @@ from engine.series import GAMES_PER_ROUND
 from engine.tools import warmup
 
 from ..ai_runner import AIRunner
+from ..analysis_table import HIDDEN_LINE, fair_analysis, fair_contract_line, is_contract
 from ..messages import CardClicked
 from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession
 from ..players import FALLBACK_ORDER, PlayerChoice, resolve_player
@@ -187,7 +188,8 @@ class TableScreen(Screen):
         self._simulations = 0
         self._result_pending = False
         self._bindings_signature: tuple | None = None
-        self.last_analysis: tuple[str, Analysis] | None = None
+        self.last_analysis: tuple[int, str, Analysis] | None = None
+        """The newest analysis in full (seat, heading name, analysis), whatever the panel may show of it."""
 
     # ------------------------------------------------------------ layout
 
@@ -336,12 +338,15 @@ class TableScreen(Screen):
         state = self.state
         result = state.result()
         number = self.session.game_number
+        if self.last_analysis is not None:
+            self.show_analysis(*self.last_analysis)  # the game is over: the last decision in full
         self.session.finish_game()  # saves and appends the record; failures go to report_file_error
         self.say("All three passed." if result is None else f"Game {number} is over.")
         self.refresh_table()
         self.update_bindings()
         self.app.push_screen(ResultScreen(result, self.names, self.session.series, self.settings.german,
-                                          skat_line(state, self.names, self.settings.german)),
+                                          skat_line(state, self.names, self.settings.german),
+                                          cards_shown=self.session.cards_shown),
                              callback=lambda _: self.next_game())
 
     def next_game(self) -> None:
@@ -367,12 +372,24 @@ class TableScreen(Screen):
     def stop_thinking(self) -> None:
         self.runner.cancel()
 
-    def show_analysis(self, seat: int, name: str, analysis: Analysis) -> None:
-        self.last_analysis = (name, analysis)
+    def show_analysis(self, seat: int, name: str, analysis: Analysis, played: bool = False) -> None:
+        """``played``: the decision's move is on the table (its card is public now)."""
+        self.last_analysis = (seat, name, analysis)
+        panel = self.query_one(DebugPanel)
+        hidden = ""
+        if seat != self.human_seat and self.state is not None and not self.state.is_over:
+            if self.settings.show_computer_cards:
+                self.session.mark_cards_shown()  # no fair game: the score sheet and the record say so
+            elif is_contract(analysis):
+                panel.show_summary(fair_contract_line(analysis, name), HIDDEN_LINE)
+                return
+            else:
+                analysis = fair_analysis(analysis, played, self.state.hands[self.human_seat])
+                hidden = HIDDEN_LINE
         side = "" if self.state is None or self.state.declarer is None else (
             "declarer" if seat == self.state.declarer else "defenders")
-        self.query_one(DebugPanel).show_analysis(analysis, name, self.settings.german,
-                                                 mover=self.names[seat], side=side, place_names=tuple(self.names))
+        panel.show_analysis(analysis, name, self.settings.german, mover=self.names[seat], side=side,
+                            place_names=tuple(self.names), hidden=hidden)
 
     def opponent_analysis(self, seat: int, analysis: Analysis) -> None:
         self._simulations = analysis.simulations
@@ -385,6 +402,9 @@ class TableScreen(Screen):
             self.query_one(DebugPanel).show_note(
                 f"{self.names[seat]} ({player.name}) reported no analysis for: "
                 f"{describe_move(self.state.visible_move(decision.move, self.human_seat), self.settings.german)}")
+        elif isinstance(decision.move, Play) and not self.settings.show_computer_cards:
+            # the card goes on the table now: the fair view may name it with its figures
+            self.show_analysis(seat, self.names[seat], decision.analysis, played=True)
         try:
             self.apply(seat, decision.move)
         except IllegalMoveError as exc:
@@ -700,7 +720,7 @@ class TableScreen(Screen):
         self.refresh_table()
 
     def action_score_sheet(self) -> None:
-        self.app.push_screen(ScoreSheetScreen(self.session.series))
+        self.app.push_screen(ScoreSheetScreen(self.session.series, self.session.cards_shown))
 
     def action_toggle_debug(self) -> None:
         self.query_one(DebugPanel).toggle_class("visible")
