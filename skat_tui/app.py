@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import traceback
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -12,7 +13,7 @@ from textual.screen import Screen
 
 from engine.house_rules import ISKO, HouseRules
 
-from .data_lock import DataDirLock, DataDirLocked
+from .data_lock import AllTablesBusy, DataDirLock, DataDirLocked, lock_tab_folder
 from .persistence import TableSession, load_session, series_save_path
 from .rules_text import rules_label
 from .safe_files import set_aside
@@ -152,25 +153,62 @@ def open_session(seed: int | None, new_series: bool = False, save_path: Path | N
     return TableSession.new(seed, path, rules), notices
 
 
+class MessageApp(App):
+    """A table that cannot start says why, on the screen it would have used: in a browser tab
+    (``skat serve``) nothing else would tell the player."""
+
+    TITLE = "Skat"
+    BINDINGS = [("q,escape,enter", "quit", "Close")]
+    CSS = "Static { margin: 2 4; }"
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def compose(self):
+        from textual.widgets import Footer, Static
+
+        yield Static(f"The table cannot start: {self.message}.\n\nPress q to close.")
+        yield Footer()
+
+
 def run_table(seed: int | None, settings_overrides: dict) -> None:
     """``skat``: the table; resumes a saved series unless ``new`` (or ``new_series``) is set in
-    the overrides; see ``Settings.with_overrides`` for the rest.
+    the overrides; see ``Settings.with_overrides`` for the rest.  ``browser_tab`` (``skat serve``
+    starts each tab with it): the most tables at once; the table takes the first free folder of
+    its own under the data folder, and a table that cannot start shows why instead of exiting.
 
     Raises SystemExit (status 1) when another table uses the data folder or the
     app ended with an error."""
     overrides = dict(settings_overrides or {})
     new_series = bool(overrides.pop("new_series", False)) | bool(overrides.pop("new", False))
+    tables = overrides.pop("browser_tab", None)
     notices: list[str] = []
+
+    def cannot_start(message: str) -> SystemExit:
+        if tables:
+            MessageApp(message).run()
+        return SystemExit(f"skat: {message}")
+
     try:
         settings = load_settings(notices).with_overrides(overrides)
     except ValueError as exc:  # a bad --opponent-left/--opponent-right spec or number, or house rules
-        raise SystemExit(f"skat: {exc}") from None
-    lock = DataDirLock(data_dir())
+        raise cannot_start(str(exc)) from None
     try:
-        lock.acquire()
-    except DataDirLocked as exc:
-        raise SystemExit(f"skat: {exc}") from None
+        if tables:
+            lock = lock_tab_folder(data_dir(), tables)
+            # this process is the tab's table: its saves and records go to its own folder
+            os.environ["SKAT_DATA_DIR"] = str(lock.directory)
+            notices.append(f"This browser tab's table keeps its series in {lock.directory}; a reload resumes it.")
+        else:
+            lock = DataDirLock(data_dir())
+            lock.acquire()
+    except (DataDirLocked, AllTablesBusy) as exc:
+        raise cannot_start(str(exc)) from None
     except OSError as exc:
+        if tables:
+            raise cannot_start(f"cannot make a folder for this tab under {data_dir()} ({exc.strerror or exc})") \
+                from None
         notices.append(f"Cannot lock the data folder {data_dir()} ({exc.strerror or exc}); "
                        "saving will likely fail too")
     try:
