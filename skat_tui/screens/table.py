@@ -133,7 +133,9 @@ class TableScreen(Screen):
         Binding("left", "cursor(-1)", "←", show=False),
         Binding("right", "cursor(1)", "→", show=False),
         Binding("enter,space", "choose", "Play/pick", key_display="⏎"),
-        *(Binding(key, f"pick({i})", f"Card {i + 1}", show=False) for i, key in enumerate("1234567890")),
+        # the discard shows twelve cards: - and =, right of 0, reach the 11th and 12th
+        *(Binding(key, f"pick({i})", f"Card {i + 1}", show=False)
+          for i, key in enumerate(("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus", "equals_sign"))),
         Binding("x", "discard", "Discard"),
         Binding("k", "declare", "Declare"),
         Binding("c", "kontra", "Kontra"),
@@ -142,6 +144,7 @@ class TableScreen(Screen):
         Binding("l", "last_trick", "Last trick"),
         Binding("t", "score_sheet", "Scores"),
         Binding("d", "toggle_debug", "Debug"),
+        Binding("escape", "close_debug", "Close panel", show=False),
         Binding("i", "hint", "Hint"),
         Binding("o", "settings", "Settings", show=False),  # in the keys list and the palette: the footer fits 80 columns
         Binding("question_mark", "help", "Keys"),
@@ -510,7 +513,7 @@ class TableScreen(Screen):
             text = f"You won the bidding at {state.bid}: s = take the skat, h = play hand"
         elif phase == Phase.DISCARD:
             chosen = CardSet(self.selected).unicode(self.settings.german)
-            text = f"Choose two cards to discard (click, or ←/→ and space; 1–0): {chosen or 'none yet'} · x = discard"
+            text = f"Choose two cards to discard (click, or ←/→ and space; keys 1–0 - =): {chosen or 'none yet'} · x = discard"
         elif phase == Phase.DECLARE:
             text = "Declare your game: k opens the declaration"
         elif phase == Phase.RAMSCH_SKAT:
@@ -520,7 +523,7 @@ class TableScreen(Screen):
             text = "All passed, Ramsch: " + ", ".join(text for kind, text in offers.items() if kind in legal)
         elif phase == Phase.RAMSCH_DISCARD:
             chosen = CardSet(self.selected).unicode(self.settings.german)
-            text = (f"Choose two cards to put back into the skat (click, or ←/→ and space; 1–0): "
+            text = (f"Choose two cards to put back into the skat (click, or ←/→ and space; keys 1–0 - =): "
                     f"{chosen or 'none yet'} · x = put back")
         else:
             led = state.trick[0].unicode(self.settings.german) if state.trick else None
@@ -725,6 +728,10 @@ class TableScreen(Screen):
     def action_toggle_debug(self) -> None:
         self.query_one(DebugPanel).toggle_class("visible")
 
+    def action_close_debug(self) -> None:
+        """Escape closes the panel (and with it the hint shown there)."""
+        self.query_one(DebugPanel).remove_class("visible")
+
     def action_hint(self) -> None:
         """What an AI would do in your position, from your view only."""
         if not self.my_turn:
@@ -824,7 +831,8 @@ TABLE_KEYS: list[tuple[str, list[tuple[str, str]]]] = [
         ("s", "take the skat, then put two cards back (x)"), ("u", "push the skat on unseen (Schieben)"),
         ("h", "declare a Grand Hand instead"), ("p", "play the Ramsch (without Schieben)")]),
     ("Skat", [("s", "take the skat"), ("h", "play hand (opens the declaration)"),
-              ("click / space / 1–0", "choose the two cards to discard"), ("x", "discard the chosen cards"),
+              ("click / space / 1–0 - =", "choose the two cards to discard (- and =: the 11th and 12th)"),
+              ("x", "discard the chosen cards"),
               ("k", "open the declaration dialog")]),
     ("Declaration dialog", [("1–6", "♣ ♠ ♥ ♦ Grand Null"), ("x / z / o", "schneider / schwarz / ouvert"),
                             ("Enter", "declare"), ("Esc", "back")]),

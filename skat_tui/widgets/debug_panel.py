@@ -30,9 +30,10 @@ class DebugPanel(VerticalScroll):
     On a wide screen (the table screen's ``-wide`` breakpoint class, see app.tcss)
     it is a side column beside the table; on a narrow one it floats over the table."""
 
+    # the margin: over the table but not over the footer, which names the key that closes it
     DEFAULT_CSS = """
     DebugPanel {
-        layer: overlay; dock: right; width: 64; max-width: 100%; height: 100%;
+        layer: overlay; dock: right; width: 64; max-width: 100%; height: 100%; margin-bottom: 1;
         background: $panel; border-left: tall $accent; padding: 0 1;
         display: none;
     }

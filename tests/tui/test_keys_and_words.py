@@ -1,0 +1,41 @@
+"""Keys at the table: Escape closes the debug panel, every card of the discard has a key."""
+
+from __future__ import annotations
+
+from skat_tui.app import SkatApp
+from skat_tui.persistence import TableSession, series_save_path
+from skat_tui.widgets.cards import HandRow
+from skat_tui.widgets.debug_panel import DebugPanel
+from tui_fakes import PassivePlayer, wait_until
+
+
+def table_app(settings) -> SkatApp:
+    return SkatApp(session=TableSession.new(3, series_save_path()), settings=settings,
+                   players={1: PassivePlayer(), 2: PassivePlayer()})
+
+
+async def test_escape_closes_the_debug_panel_which_leaves_the_footer_visible(fast_settings):
+    app = table_app(fast_settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("d")
+        await pilot.pause()
+        panel = screen.query_one(DebugPanel)
+        assert panel.has_class("visible")
+        assert not panel.region.overlaps(screen.query_one("Footer").region)
+        await pilot.press("escape")
+        assert not panel.has_class("visible")
+
+
+async def test_the_eleventh_and_twelfth_card_of_the_discard_have_keys(fast_settings):
+    app = table_app(fast_settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await wait_until(pilot, lambda: screen.my_turn)
+        await pilot.press("b", "s")
+        await wait_until(pilot, lambda: len(screen.query_one(HandRow).cards) == 12)
+        cards = screen.query_one(HandRow).cards
+        await pilot.press("minus", "equals_sign")
+        assert screen.selected == (1 << cards[10]) | (1 << cards[11])
+        assert "1–0 - =" in screen.message
