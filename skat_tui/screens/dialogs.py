@@ -19,6 +19,7 @@ from engine.series import GAMES_PER_ROUND, RoundGame, Series, bock_events
 
 from ..widgets.score_sheet import ScoreSheet, bock_position, score_legend
 from ..widgets.table import describe_declaration
+from ..words import sentence, verb
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -84,10 +85,11 @@ def ramsch_lines(result: RamschResult, names: Sequence[str]) -> list[str]:
     points = " · ".join(f"{names[s]} {result.points[s]} ({result.tricks[s]} trick{'s' * (result.tricks[s] != 1)})"
                         for s in range(3))
     if result.durchmarsch is not None:
-        head = f"Ramsch: {names[result.durchmarsch]} took every trick (Durchmarsch) and wins."
+        winner = names[result.durchmarsch]
+        head = f"Ramsch: {winner} took every trick (Durchmarsch) and {verb(winner, 'wins')}."
     else:
         losers = [names[s] for s in result.losers]
-        head = f"Ramsch: {_joined(losers)} {'loses' if len(losers) == 1 else 'lose'}."
+        head = f"Ramsch: {sentence(losers[0], 'loses') if len(losers) == 1 else _joined(losers) + ' lose'}."
     lines = [head, f"Card points: {points}",
              f"The skat went to {names[result.skat_to]} with the last trick and counts for them."]
     if result.durchmarsch is not None:
@@ -98,7 +100,8 @@ def ramsch_lines(result: RamschResult, names: Sequence[str]) -> list[str]:
             lines.append(f"Tie: {_joined([names[s] for s in result.losers])} share the most card points ({most}); "
                          "each loses them.")
         else:
-            lines.append(f"{names[result.losers[0]]} has the most card points and loses them: {most}.")
+            loser = names[result.losers[0]]
+            lines.append(f"{sentence(loser, 'has the most card points')} and {verb(loser, 'loses')} them: {most}.")
         if result.jungfrau is not None:
             lines.append(f"Jungfrau: {names[result.jungfrau]} took no trick, which doubles the loss.")
     pushes = sum(1 for name, _ in result.multipliers if name == "pushed")

@@ -26,6 +26,7 @@ from ..settings import Settings
 from ..widgets.debug_panel import DebugPanel
 from ..widgets.review_plot import ReviewPlot, contract_note, decision_note
 from ..widgets.table import TableView, describe_declaration
+from ..words import possessive, sentence
 from .dialogs import GamePickerScreen, HelpScreen, ending_lines
 from .table import describe_move
 
@@ -140,12 +141,12 @@ class ReplayScreen(Screen):
             info_prefix=f"Replay {nav.game_index + 1}/{len(nav.records)} · "
                         + ("Bock · " if getattr(nav.record, "bock", False) else ""),
         )
-        view_name = "all hands open" if viewer is None else f"{self.names[viewer]}'s view"
+        view_name = "all hands open" if viewer is None else f"{possessive(self.names[viewer])} view"
         status = f"{nav.describe_position()} · {view_name}"
         last = nav.last_move
         review = self.current_review
         if last is not None:
-            status += f" · {self.names[last[0]]} {describe_move(last[1], self.settings.german)}"
+            status += f" · {sentence(self.names[last[0]], describe_move(last[1], self.settings.german))}"
             reviewed = review.decision_at(nav.position - 1) if review is not None else None
             contract = review.contract_at(nav.position - 1) if review is not None else None
             if reviewed is not None:

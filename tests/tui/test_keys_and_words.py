@@ -39,3 +39,23 @@ async def test_the_eleventh_and_twelfth_card_of_the_discard_have_keys(fast_setti
         await pilot.press("minus", "equals_sign")
         assert screen.selected == (1 << cards[10]) | (1 << cards[11])
         assert "1–0 - =" in screen.message
+
+
+def test_a_ramsch_you_lose_is_told_in_the_second_person():
+    from engine.scoring import RamschResult
+    from skat_tui.screens.dialogs import ramsch_lines
+
+    result = RamschResult(points=(70, 30, 20), tricks=(5, 3, 2), skat_to=0, pushes=0, losers=(0,), jungfrau=None,
+                          durchmarsch=None, multiplier=1, values=(-70, 0, 0))
+    lines = ramsch_lines(result, ("You", "West", "East"))
+    assert lines[0] == "Ramsch: You lose."
+    assert "You have the most card points and lose them: 70." in lines
+    assert ramsch_lines(result, ("Ann", "Bob", "Cid"))[0] == "Ramsch: Ann loses."
+
+
+def test_moves_and_views_speak_to_you():
+    from skat_tui.words import possessive, sentence
+
+    assert sentence("You", "plays ♦J") == "You play ♦J" and sentence("West", "plays ♦J") == "West plays ♦J"
+    assert sentence("You", "passes") == "You pass" and sentence("You", "has the most") == "You have the most"
+    assert possessive("You") == "Your" and possessive("West") == "West's"
