@@ -470,17 +470,17 @@ class TableScreen(Screen):
             for move in view.legal_moves():
                 legal |= move.cards
         players = tuple(self.player_label(self.positions[s]) for s in range(3))
-        prefix = f"Game {self.session.game_number if not self._result_pending else len(self.session.series.entries)}"
-        prefix += f" · seed {self.session.seed} · "
-        if rules_tag(self.session.rules):
-            prefix += f"{rules_tag(self.session.rules)} · "
+        game = f"Game {self.session.game_number if not self._result_pending else len(self.session.series.entries)}"
+        rest = f"{rules_tag(self.session.rules)} · " if rules_tag(self.session.rules) else ""
         series = self.session.series
         bock = bock_position(series, len(series.entries) - 1 if self._result_pending else len(series.entries))
         if bock:
-            prefix += f"Bock {bock}/{GAMES_PER_ROUND} · "
+            rest += f"Bock {bock}/{GAMES_PER_ROUND} · "
+        prefix = f"{game} · seed {self.session.seed} · {rest}"
         self.query_one(TableView).show(
             view, self.human_seat, self.names, german=self.settings.german, players=players,
-            info_prefix=prefix, legal=legal, selected=self.selected, scores=self._score_text(),
+            info_prefix=prefix, info_short_prefix=f"{game} · {rest}", legal=legal, selected=self.selected,
+            scores=self._score_text(),
         )
         self._update_actions()
 

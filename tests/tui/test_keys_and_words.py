@@ -59,3 +59,21 @@ def test_moves_and_views_speak_to_you():
     assert sentence("You", "plays ♦J") == "You play ♦J" and sentence("West", "plays ♦J") == "West plays ♦J"
     assert sentence("You", "passes") == "You pass" and sentence("You", "has the most") == "You have the most"
     assert possessive("You") == "Your" and possessive("West") == "West's"
+
+
+async def test_the_header_with_skat_and_discard_fits_one_line_at_80_columns(fast_settings):
+    from rich.text import Text
+
+    from skat_tui.widgets.table import InfoBar
+    from tui_fakes import declare_grand_and_reach_play
+
+    for size, full in (((80, 24), False), ((160, 50), True)):
+        app = table_app(fast_settings)
+        async with app.run_test(size=size) as pilot:
+            screen = app.screen
+            await declare_grand_and_reach_play(pilot, screen)
+            await pilot.pause()
+            info = screen.query_one(InfoBar)
+            line = info.plain()
+            assert info.region.height == 1 and Text(line).cell_len <= info.content_size.width, line
+            assert ("seed 3" in line and "put away" in line) == full and "You: Grand" in line and "away" in line
