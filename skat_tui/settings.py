@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -135,6 +136,24 @@ class OpponentSettings:
             return "heuristic"
         searching = " · search bids" if self.bidding == "search" else ""
         return f"{self.kind} {self.limit() or 'unlimited'}{searching}"
+
+
+SPEC_PARAMETERS = {"evaluation": "eval=mean", "budget": "time=1", "simulations": "simulations=1",
+                   "repetitions": "reps=1", "bidding": "bidding=heuristic"}
+"""Each setting of a player as a parameter of the engine's player spec, with a value it takes."""
+
+
+@functools.cache
+def takes(kind: str, setting: str) -> bool:
+    """Whether a ``kind`` player takes ``setting`` (a key of ``SPEC_PARAMETERS``): the engine's
+    registry says, by building such a player."""
+    from engine.players.registry import validate_spec
+
+    try:
+        validate_spec(f"{kind}:{SPEC_PARAMETERS[setting]}")
+    except ValueError:
+        return False
+    return True
 
 
 def _default_opponents() -> list[OpponentSettings]:

@@ -77,3 +77,22 @@ async def test_the_header_with_skat_and_discard_fits_one_line_at_80_columns(fast
             line = info.plain()
             assert info.region.height == 1 and Text(line).cell_len <= info.content_size.width, line
             assert ("seed 3" in line and "put away" in line) == full and "You: Grand" in line and "away" in line
+
+
+async def test_the_settings_list_only_the_parameters_a_player_kind_takes(fast_settings):
+    from textual.widgets import Select
+
+    from tui_fakes import open_settings_at_my_turn
+
+    app = table_app(fast_settings)  # West mcu, East pimc, the hint mcu by default
+    async with app.run_test(size=(100, 40)) as pilot:
+        await open_settings_at_my_turn(pilot, app)
+        dialog = app.screen
+        await pilot.pause()
+        assert dialog.query_one("#opp0-repetitions").display and not dialog.query_one("#opp1-repetitions").display
+        assert all(not w.display for w in dialog.query(".opp1-repetitions"))  # its label too
+        assert dialog.query_one("#opp1-evaluation").display and dialog.query_one("#opp1-budget").display
+        dialog.query_one("#opp0-kind", Select).value = "heuristic"
+        await pilot.pause()
+        assert not dialog.query_one("#opp0-evaluation").display and not dialog.query_one("#opp0-limits").display
+        assert not dialog.query_one("#opp0-bidding-row").display
