@@ -220,13 +220,15 @@ def describe_contract(analysis: ContractAnalysis, seat_name: str, german: bool =
 
 
 def contract_measure_line(analysis: ContractAnalysis) -> str:
-    """What the columns are; the heuristic's reason instead of the histogram's."""
-    if not any(c.simulations for c in analysis.candidates):
-        return f"estimated win chance and expected score · {analysis.note}" if analysis.note \
-            else "estimated win chance and expected score"
+    """What the columns are, "exp" in words (the two ways count the defenders' 40s differently:
+    engine.players.hand_eval.expected_score, engine.players.bidding); the heuristic's reason
+    instead of the histogram's."""
     note = f" · {analysis.note}" if analysis.note else ""
-    return (f"declarer's card points ≤30 ≤60 ≤89 ≥90; expected Seeger-Fabian score at {analysis.bid}"
-            f"{note}")
+    if not any(c.simulations for c in analysis.candidates):
+        return ("estimated win chance; exp: expected Seeger-Fabian score (won: value + 50; lost: −2 × value − 50 "
+                f"and 40 to each defender){note}")
+    return (f"declarer's card points ≤30 ≤60 ≤89 ≥90; exp: expected Seeger-Fabian score at {analysis.bid} "
+            f"against a rival (won: value + 50; lost: −2 × value − 50 and the defender's 40){note}")
 
 
 def contract_rows(analysis: ContractAnalysis, german: bool = False) -> list[tuple[str, ...]]:

@@ -96,3 +96,14 @@ async def test_the_settings_list_only_the_parameters_a_player_kind_takes(fast_se
         await pilot.pause()
         assert not dialog.query_one("#opp0-evaluation").display and not dialog.query_one("#opp0-limits").display
         assert not dialog.query_one("#opp0-bidding-row").display
+
+
+def test_the_bidding_panel_says_what_exp_is():
+    from engine.players.contract_analysis import ContractAnalysis, ContractCandidate
+    from skat_tui.analysis_table import contract_measure_line
+
+    searched = ContractCandidate("grand", None, 20, 0.6, 0.1, 12.0, (1, 2, 3, 4), True)
+    estimated = ContractCandidate("grand", None, 0, 0.6, 0.0, 12.0, (), True)
+    for candidate, defenders in ((searched, "the defender's 40"), (estimated, "40 to each defender")):
+        line = contract_measure_line(ContractAnalysis("bidding", 1, 18, candidate.simulations, (candidate,), 24))
+        assert "exp: expected Seeger-Fabian score" in line and defenders in line
