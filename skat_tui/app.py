@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import App, SystemCommand
+from textual.notifications import Notification, SeverityLevel
 from textual.screen import Screen
 
 from engine.house_rules import ISKO, HouseRules
@@ -51,8 +52,11 @@ class SkatApp(App):
         """Players by table position (1 West, 2 East) overriding the settings: tests and measure.py."""
 
     def on_mount(self) -> None:
-        from engine.tools.warmup import warm_up_in_background
+        from engine.tools.warmup import cache_holds_core, warm_up_in_background
 
+        self._notes: dict[str, Notification] = {}
+        # "compiling" only when it does: a warm cache on a busy machine loads for a while, too
+        self._core_cached = cache_holds_core()
         # compile (or load) the numba core now; until it is ready the opponents play simple cards
         warm_up_in_background()
         self._warm_up_parts_shown = -1  # how many ready parts the note last reported; -1: no note yet
@@ -77,27 +81,40 @@ class SkatApp(App):
         if status.failure is not None:
             self._warm_up_timer.stop()
             reason = "".join(traceback.format_exception_only(type(status.failure), status.failure)).strip()
-            self.notify(f"Preparing the search core failed: {reason}. The computer players compile what they "
-                        "need when they first need it, which can take minutes.",
-                        title="Search core", severity="error", timeout=30)
+            self.note("core", f"Preparing the search core failed: {reason}. The computer players compile what "
+                      "they need when they first need it, which can take minutes.",
+                      title="Search core", severity="error", timeout=30)
             return
         if not status.running:
             self._warm_up_timer.stop()
             if self._warm_up_parts_shown >= 0:
-                self.notify(f"The search core is ready ({status.seconds:.0f} s); the computer players search now.",
-                            title="Search core", timeout=6)
+                self.note("core", f"Search core ready ({status.seconds:.0f} s).", title="Search core", timeout=5)
             return
         if status.seconds < 1.0 or len(status.ready) == self._warm_up_parts_shown:
             return
-        first = self._warm_up_parts_shown < 0
         self._warm_up_parts_shown = len(status.ready)
-        ready = ", ".join(status.ready) or "none yet"
-        note = (f"Preparing the search core ({len(status.ready)} of {status.total} parts ready: {ready}; "
-                f"now: {status.current}).")
-        if first:
-            note += (" This happens once, on the first start. Until it is ready the computer players play "
-                     "simple fallback cards.")
-        self.notify(note, title="Search core", timeout=20 if first else 10)
+        # short: the note sits over East's seat, and a narrow one grows tall
+        parts = f"{len(status.ready)} of {status.total} parts ready, now the {status.current}"
+        if self._core_cached:
+            note = f"Loading the search core: {parts}."
+        else:
+            note = f"Compiling the search core, once: {parts}. Meanwhile the computers play simple cards."
+        self.note("core", note, title="Search core", timeout=60)
+
+    def note(self, subject: str, message: str, *, title: str = "", severity: SeverityLevel = "information",
+             timeout: float | None = None) -> None:
+        """A notification that replaces the last one on the same ``subject``: one note per subject
+        (Textual's notify stacks them, and stacked notes cover the table)."""
+        last = self._notes.get(subject)
+        if last is not None and last in self._notifications:
+            self._unnotify(last, refresh=False)
+        notification = Notification(message, title, severity,
+                                    self.NOTIFICATION_TIMEOUT if timeout is None else timeout)
+        self._notes[subject] = notification
+        # at once, as Textual's Notify handler does: a note posted as a message would not be
+        # among the notifications yet when the next one on its subject comes
+        self._notifications.add(notification)
+        self._refresh_notifications()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from .screens.table import TableScreen

@@ -306,8 +306,8 @@ class TableScreen(Screen):
         except IllegalMoveError as exc:
             if seat == self.human_seat:
                 reason = exc.describe(self.settings.german)  # the engine's reason, with the table's card names
+                # in the status line, in red: a note would cover the hand you must play from
                 self.say(f"Not allowed: {reason}", error=True)
-                self.notify(reason, title="Illegal move", severity="error")
             raise
         self.runner.cancel()  # a hint still thinking about the position before this move is of no use now
         if seat != self.human_seat:
@@ -756,8 +756,7 @@ class TableScreen(Screen):
         # above the analysis it came from (or alone)
         self.query_one(DebugPanel).show_note(text if decision.analysis is not None
                                              else f"{text} (this player reports no analysis)")
-        self.say(text)
-        self.notify(text, title="Hint")
+        self.say(text)  # and above the analysis; no note, which would cover the table
         if isinstance(decision.move, Play) and decision.move.card in self.query_one(HandRow).cards:
             self.query_one(HandRow).cursor = self.query_one(HandRow).cards.index(decision.move.card)
             self.refresh_table()

@@ -107,3 +107,28 @@ def test_the_bidding_panel_says_what_exp_is():
     for candidate, defenders in ((searched, "the defender's 40"), (estimated, "40 to each defender")):
         line = contract_measure_line(ContractAnalysis("bidding", 1, 18, candidate.simulations, (candidate,), 24))
         assert "exp: expected Seeger-Fabian score" in line and defenders in line
+
+
+async def test_notes_sit_over_easts_seat_and_an_illegal_card_is_told_in_the_status_line(fast_settings):
+    from textual.widgets._toast import Toast
+
+    from tui_fakes import declare_grand_and_reach_play
+
+    app = table_app(fast_settings)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = app.screen
+        await declare_grand_and_reach_play(pilot, screen)
+        from engine.cards import cards_of
+        from engine.game import Play
+
+        screen.human_move(Play(next(cards_of(screen.state.hands[1]))))  # a card of West's: the engine refuses it
+        await pilot.pause()
+        assert screen.message.startswith("Not allowed") and not list(app._notifications)
+        hand = screen.query_one(HandRow)
+        app.note("test", "A note of several words, long enough to wrap over a few lines here.", timeout=30)
+        app.note("test", "The second note on the subject replaces the first one.", timeout=30)
+        await pilot.pause(0.3)
+        toasts = list(app.screen.query(Toast))
+        assert len(toasts) == 1
+        for avoided in (hand, screen.query_one("#status"), screen.query_one("#trick"), screen.query_one("#info")):
+            assert not toasts[0].region.overlaps(avoided.region), avoided
