@@ -513,7 +513,8 @@ class TableScreen(Screen):
             text = f"You won the bidding at {state.bid}: s = take the skat, h = play hand"
         elif phase == Phase.DISCARD:
             chosen = CardSet(self.selected).unicode(self.settings.german)
-            text = f"Choose two cards to discard (click, or ←/→ and space; keys 1–0 - =): {chosen or 'none yet'} · x = discard"
+            # one line at 80 columns; ←/→ and space are in the keys list (?)
+            text = f"Two cards to discard (click, or keys 1–0 - =): {chosen or 'none yet'} · x = discard"
         elif phase == Phase.DECLARE:
             text = "Declare your game: k opens the declaration"
         elif phase == Phase.RAMSCH_SKAT:
@@ -523,8 +524,7 @@ class TableScreen(Screen):
             text = "All passed, Ramsch: " + ", ".join(text for kind, text in offers.items() if kind in legal)
         elif phase == Phase.RAMSCH_DISCARD:
             chosen = CardSet(self.selected).unicode(self.settings.german)
-            text = (f"Choose two cards to put back into the skat (click, or ←/→ and space; keys 1–0 - =): "
-                    f"{chosen or 'none yet'} · x = put back")
+            text = f"Two cards back into the skat (click, or keys 1–0 - =): {chosen or 'none yet'} · x = put back"
         else:
             led = state.trick[0].unicode(self.settings.german) if state.trick else None
             text = f"Your card{' to ' + led if led else ' (you lead)'}: click, or ←/→ and Enter; 1–0 by position"
