@@ -264,23 +264,31 @@ class ReplayScreen(Screen):
             self.notify("This game is reviewed already: n jumps to its next mistake.")
             return
         self._reviewing = str(record.id)
-        self.query_one(ReviewPlot).show_progress("reviewing… (the search core may still be loading)")
+        self.query_one(ReviewPlot).show_progress("reviewing: starting…")
         self.review_game(record)
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def review_game(self, record: Any) -> None:
         from engine.limits import Limit
-        from engine.review import ReviewStopped, review_record
-        from engine.players.readiness import pending
+        from engine.players.readiness import PARTS, is_ready, pending
+        from engine.review import ReviewStopped, card_decisions, review_record
         from engine.tournament import default_workers
 
+        def show(text: str) -> None:
+            self.app.call_from_thread(self.query_one(ReviewPlot).show_progress, text)
+
         def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(self.query_one(ReviewPlot).show_progress,
-                                      f"reviewing… {done}/{total} cards")
+            # the card being reviewed now, not the ones done: the first card can take long
+            show(f"reviewing card {done + 1} of {total}…" if done < total
+                 else "reviewing the bidding, the skat and the declaration…")
 
         try:
             while pending() and not self._review_stop.is_set():
-                self._review_stop.wait(0.1)  # the app's warm-up holds numba's compiler: wait for it
+                # the app's warm-up holds numba's compiler: say so while waiting for it
+                ready = sum(is_ready(part) for part in PARTS)
+                show(f"reviewing: waiting for the search core ({ready} of {len(PARTS)} parts ready)…")
+                self._review_stop.wait(0.1)
+            progress(0, len(card_decisions(record)))
             review = review_record(record, "pimc", Limit(simulations=100), seed=1, threads=default_workers(),
                                    on_decision=progress, stop=self._review_stop)
         except ReviewStopped:

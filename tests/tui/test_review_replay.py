@@ -96,3 +96,32 @@ async def test_a_cached_review_of_a_changed_record_is_not_shown(tmp_path, fast_s
         assert not screen.query_one(ReviewPlot).has_class("-shown")
         await pilot.press("n")
         assert screen.navigator.position == 0
+
+
+async def test_the_review_in_the_replay_says_what_it_waits_for_and_which_card_it_reviews(tmp_path, fast_settings,
+                                                                                         monkeypatch):
+    import threading
+
+    import engine.review
+    from engine.players import readiness
+    from engine.review import ReviewStopped, card_decisions
+
+    core_ready, finish = threading.Event(), threading.Event()
+    monkeypatch.setattr(readiness, "pending", lambda *parts: not core_ready.is_set())
+
+    def one_card_then_wait(record, *args, on_decision=None, stop=None, **kwargs):
+        on_decision(1, len(card_decisions(record)))
+        finish.wait(30)
+        raise ReviewStopped("the test is over")
+
+    monkeypatch.setattr(engine.review, "review_record", one_card_then_wait)
+    path = planted_file(tmp_path, reviewed=False)
+    app, records = replay_app(path, fast_settings)
+    total = len(card_decisions(records[0]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        plot = app.screen.query_one(ReviewPlot)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: "waiting for the search core" in plot.progress)
+        core_ready.set()
+        await wait_until(pilot, lambda: plot.progress == f"reviewing card 2 of {total}…")
+        finish.set()
