@@ -152,4 +152,4 @@ def test_the_replay_plot_of_a_ramsch_review_shows_marks_and_own_card_points_with
     assert lines[0].startswith("Ramsch:") and not any(line.strip().startswith("DD") for line in lines)
     assert "??" in lines[1]
     blunder = next(d for d in review.decisions if d.mark)
-    assert decision_note(blunder) == "?? DD 82 own card points, ♥8 27"
+    assert decision_note(blunder) == "?? open hands: 82 own card points, ♥8 27"

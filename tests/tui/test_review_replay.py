@@ -48,11 +48,13 @@ async def test_the_replay_shows_the_cached_review_and_jumps_to_the_blunder(tmp_p
             await pilot.press("n")  # to just after the next marked card
             assert screen.navigator.position == d.move + 1
         status = screen.status_text()
-        assert "Ann plays ♥A ??" in status and "(best ♥J)" in status and "DD 47 L, ♥J 62 W" in status
+        assert "Ann plays ♥A ??" in status and "own view: −15 pts −100%, best ♥J" in status
+        assert "open hands: 47 lost, ♥J 62 won" in status
         cursor = plot.plain().splitlines()[-1]
         marks = plot.plain().splitlines()[-2]
         assert cursor.index("▲") == marks.index("??")  # the cursor stands under the blunder's mark
-        course = plot.plain().splitlines()[1:-1]  # three rows of bars, the double-dummy strip, the marks
+        legend, *course = plot.plain().splitlines()[1:-1]  # three rows of bars, the double-dummy strip, the marks
+        assert legend.startswith("bars: declarer's chance, mover's view · DD: all hands open")
         assert course[3].index("▀") == LABEL_WIDTH  # the labels are as wide in every row
         assert {len(line) for line in course} == {LABEL_WIDTH + 2 * len(plot.review.decisions)}
         await pilot.press("home", "right")  # Bob passes at 18: valued by the search bidder
@@ -125,3 +127,19 @@ async def test_the_review_in_the_replay_says_what_it_waits_for_and_which_card_it
         core_ready.set()
         await wait_until(pilot, lambda: plot.progress == f"reviewing card 2 of {total}…")
         finish.set()
+
+
+async def test_at_80_by_24_the_review_leaves_the_trick_room(tmp_path, fast_settings):
+    path = planted_file(tmp_path, reviewed=True)
+    app, _ = replay_app(path, fast_settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        plot = screen.query_one(ReviewPlot)
+        for _ in range(3):
+            await pilot.press("n")  # to the blunder at trick 9: two cards on the table, Ann's third
+        await pilot.pause()
+        lines = plot.plain().splitlines()
+        assert lines[1].startswith("bars: declarer's chance, mover's view · background: all hands open")
+        assert len(lines) == 5 and all(len(line) <= 78 for line in lines)  # the bars and the strip in one row
+        # the trick: its title, the two cards beside each other and Ann's below them, three lines each
+        assert screen.query_one("#trick").region.height >= 9
