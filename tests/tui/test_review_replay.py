@@ -130,11 +130,9 @@ async def test_the_review_in_the_replay_says_what_it_waits_for_and_which_card_it
 
 
 async def test_at_80_by_24_the_review_leaves_the_trick_room(tmp_path, fast_settings):
-    path = planted_file(tmp_path, reviewed=True)
-    app, _ = replay_app(path, fast_settings)
+    app, _ = replay_app(planted_file(tmp_path, reviewed=True), fast_settings)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        plot = screen.query_one(ReviewPlot)
+        plot = app.screen.query_one(ReviewPlot)
         for _ in range(3):
             await pilot.press("n")  # to the blunder at trick 9: two cards on the table, Ann's third
         await pilot.pause()
@@ -142,4 +140,4 @@ async def test_at_80_by_24_the_review_leaves_the_trick_room(tmp_path, fast_setti
         assert lines[1].startswith("bars: declarer's chance, mover's view · background: all hands open")
         assert len(lines) == 5 and all(len(line) <= 78 for line in lines)  # the bars and the strip in one row
         # the trick: its title, the two cards beside each other and Ann's below them, three lines each
-        assert screen.query_one("#trick").region.height >= 9
+        assert app.screen.query_one("#trick").region.height >= 9
