@@ -58,20 +58,26 @@ def record_title(index: int, record: Any, german: bool = False) -> str:
 
 
 class ReplayScreen(Screen):
+    AUTO_FOCUS = ""
+    """Nothing focused at the start ("", not None, which means the app's "*"): the hidden debug
+    panel took the focus, and its scroll keys (→ ← Home End) hid the replay's own from the footer."""
+
     BINDINGS = [
-        Binding("right", "step(1)", "Next card"),
+        # short words, and Home, End, g, d, a, [ and l only in the ? list: the footer fits 80
+        # columns (a longer one scrolls, and → and ← went out of sight)
+        Binding("right", "step(1)", "Card"),
         Binding("left", "step(-1)", "Back"),
-        Binding("right_square_bracket", "trick(1)", "Next trick"),
+        Binding("right_square_bracket", "trick(1)", "Trick"),
         Binding("left_square_bracket", "trick(-1)", "Prev trick", show=False),
-        Binding("home", "home", "Start"),
-        Binding("end", "end", "End"),
+        Binding("home", "home", "Start", show=False),
+        Binding("end", "end", "End", show=False),
         Binding("v", "cycle_view", "View"),
-        Binding("g", "pick_game", "Games", show=False),  # g, d, [ and l: in the ? list, so the footer fits 80 columns
+        Binding("g", "pick_game", "Games", show=False),
         Binding("d", "toggle_debug", "Debug", show=False),
-        Binding("a", "analyze", "Analyze"),
+        Binding("a", "analyze", "Analyze", show=False),
         Binding("l", "last_trick", "Last trick", show=False),
         Binding("r", "review", "Review"),
-        Binding("n", "next_mark(1)", "Next mistake"),
+        Binding("n", "next_mark(1)", "Mistake"),
         Binding("N", "next_mark(-1)", "Prev mistake", show=False),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "quit", "Quit"),

@@ -141,3 +141,16 @@ async def test_at_80_by_24_the_review_leaves_the_trick_room(tmp_path, fast_setti
         assert len(lines) == 5 and all(len(line) <= 78 for line in lines)  # the bars and the strip in one row
         # the trick: its title, the two cards beside each other and Ann's below them, three lines each
         assert app.screen.query_one("#trick").region.height >= 9
+
+
+async def test_the_replay_footer_shows_its_first_keys_at_80_columns(tmp_path, fast_settings):
+    from tui_fakes import footer_settled
+
+    app, _ = replay_app(planted_file(tmp_path, reviewed=False), fast_settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: footer_settled(app))
+        footer = app.screen.query_one("Footer")
+        shown = {key.key for key in footer.query("FooterKey") if key.region.right <= footer.region.right
+                 and key.region.x >= footer.region.x and key.region.width > 0}
+        assert {"right", "left", "right_square_bracket", "n", "question_mark", "q"} <= shown
+        assert footer.scroll_x == 0  # nothing scrolled out of sight
