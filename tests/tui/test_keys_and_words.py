@@ -132,3 +132,20 @@ async def test_notes_sit_over_easts_seat_and_an_illegal_card_is_told_in_the_stat
         assert len(toasts) == 1
         for avoided in (hand, screen.query_one("#status"), screen.query_one("#trick"), screen.query_one("#info")):
             assert not toasts[0].region.overlaps(avoided.region), avoided
+
+
+async def test_a_note_never_covers_the_declaration_dialog(fast_settings):
+    from textual.widgets._toast import Toast
+
+    from tui_fakes import win_the_bidding_to_the_declaration
+
+    app = table_app(fast_settings)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await win_the_bidding_to_the_declaration(pilot, app.screen)
+        app.note("test", "A note while you declare.", timeout=30)
+        await pilot.pause(0.3)
+        dialog = app.screen
+        assert not [t for t in dialog.query(Toast) if t.visible]
+        await pilot.press("5", "enter")  # declared: back at the table, the note shows
+        await pilot.pause(0.3)
+        assert [t for t in app.screen.query(Toast) if t.visible and "while you declare" in str(t.render())]
