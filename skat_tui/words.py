@@ -29,3 +29,10 @@ def sentence(name: str, phrase: str) -> str:
 def possessive(name: str) -> str:
     """ "Your", "West's"."""
     return "Your" if name == YOU else f"{name}'s"
+
+
+def objective(name: str, pronoun: str = "") -> str:
+    """``name`` as an object, "you" for "You"; with ``pronoun`` ("them"), the pronoun for anyone else."""
+    if name == YOU:
+        return "you"
+    return pronoun or name

@@ -19,7 +19,7 @@ from engine.series import GAMES_PER_ROUND, RoundGame, Series, bock_events
 
 from ..widgets.score_sheet import ScoreSheet, bock_position, score_legend
 from ..widgets.table import describe_declaration
-from ..words import sentence, verb
+from ..words import objective, sentence, verb
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -91,7 +91,8 @@ def ramsch_lines(result: RamschResult, names: Sequence[str]) -> list[str]:
         losers = [names[s] for s in result.losers]
         head = f"Ramsch: {sentence(losers[0], 'loses') if len(losers) == 1 else _joined(losers) + ' lose'}."
     lines = [head, f"Card points: {points}",
-             f"The skat went to {names[result.skat_to]} with the last trick and counts for them."]
+             f"The skat went to {objective(names[result.skat_to])} with the last trick and counts for "
+             f"{objective(names[result.skat_to], 'them')}."]
     if result.durchmarsch is not None:
         lines.append("Durchmarsch: one player took all ten tricks and wins 120; nobody loses.")
     else:

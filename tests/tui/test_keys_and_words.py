@@ -50,6 +50,7 @@ def test_a_ramsch_you_lose_is_told_in_the_second_person():
     lines = ramsch_lines(result, ("You", "West", "East"))
     assert lines[0] == "Ramsch: You lose."
     assert "You have the most card points and lose them: 70." in lines
+    assert "The skat went to you with the last trick and counts for you." in lines
     assert ramsch_lines(result, ("Ann", "Bob", "Cid"))[0] == "Ramsch: Ann loses."
 
 
