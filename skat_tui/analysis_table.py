@@ -84,7 +84,10 @@ def describe_analysis(analysis: Analysis, seat_name: str, german: bool = False) 
 
 HIDDEN_LINE = ("Its hand, the cards it weighed, its discard and its bidding limit stay hidden until the game "
                "ends; the grid places only your own cards (settings: show computers' cards).")
-"""Under a computer's decision during a live game, the panel's fair view."""
+"""Under a computer's card decision during a live game, the panel's fair view."""
+CONTRACT_HIDDEN_LINE = ("Its hand, the games it weighed, its discard and its bidding limit stay hidden until the "
+                        "game ends (settings: show computers' cards).")
+"""Under a computer's bidding, skat, discard or declaration decision during a live game."""
 
 
 def fair_analysis(analysis: Analysis, played: bool, own_cards: Mask) -> Analysis:

@@ -33,7 +33,7 @@ from engine.series import GAMES_PER_ROUND
 from engine.tools import warmup
 
 from ..ai_runner import AIRunner
-from ..analysis_table import HIDDEN_LINE, fair_analysis, fair_contract_line, is_contract
+from ..analysis_table import CONTRACT_HIDDEN_LINE, HIDDEN_LINE, fair_analysis, fair_contract_line, is_contract
 from ..messages import CardClicked
 from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession
 from ..players import FALLBACK_ORDER, PlayerChoice, resolve_player
@@ -384,7 +384,7 @@ class TableScreen(Screen):
             if self.settings.show_computer_cards:
                 self.session.mark_cards_shown()  # no fair game: the score sheet and the record say so
             elif is_contract(analysis):
-                panel.show_summary(fair_contract_line(analysis, name), HIDDEN_LINE)
+                panel.show_summary(fair_contract_line(analysis, name), CONTRACT_HIDDEN_LINE)
                 return
             else:
                 analysis = fair_analysis(analysis, played, self.state.hands[self.human_seat])

@@ -7,7 +7,7 @@ from engine.cards import Card, cards_of
 from engine.players.heuristic import HeuristicPlayer
 from engine.record import read_records
 from engine.rules import legal_cards
-from skat_tui.analysis_table import HIDDEN_LINE
+from skat_tui.analysis_table import CONTRACT_HIDDEN_LINE, HIDDEN_LINE
 from skat_tui.app import SkatApp
 from skat_tui.persistence import ISS_RECORDS, TableSession, series_save_path
 from skat_tui.screens.dialogs import ResultScreen, ScoreSheetScreen
@@ -76,7 +76,7 @@ async def test_a_computers_bid_shows_no_limit_and_no_games_during_the_game(fast_
         panel = screen.query_one(DebugPanel)
         await wait_until(pilot, lambda: screen.last_analysis is not None)
         text = "\n".join(line for line in panel.plain().splitlines() if not line.startswith("East"))  # its public pass
-        assert "West (heuristic" in text and "bidding" in text and HIDDEN_LINE in text
+        assert "West (heuristic" in text and "bidding" in text and CONTRACT_HIDDEN_LINE in text
         assert "goes up to" not in text and "passes" not in text and "hand estimates" not in text
 
 
