@@ -47,11 +47,14 @@ from .house_rules import ISKO, HouseRules
 from .rules import GameType
 from .scoring import Declaration, GameEnd, GameResult, RamschResult
 
-HEADER_ORDER = ("GM", "PC", "CO", "SE", "ID", "DT", "P0", "P1", "P2", "R0", "R1", "R2", "HR", "BK")
+HEADER_ORDER = ("GM", "PC", "CO", "SE", "ID", "DT", "P0", "P1", "P2", "R0", "R1", "R2", "HR", "BK", "CS")
 RULES_HEADER = "HR"
 """The house rules a game was played by (docs/house-rules.md); absent: the ISkO."""
 BOCK_HEADER = "BK"
 """``BK[1]``: a Bock game of its series (docs/house-rules.md)."""
+SHOWN_HEADER = "CS"
+"""``CS[1]``: the human saw the computers' cards during the game (the table's debug panel
+setting), so it was no fair game."""
 _FIELD = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
 
 MAX_LINE = 64 * 1024
@@ -127,6 +130,11 @@ class GameRecord:
         return self.headers.get(BOCK_HEADER, "").strip() == "1"
 
     @property
+    def cards_shown(self) -> bool:
+        """Whether the human saw the computers' cards during play (header ``CS[1]``)."""
+        return self.headers.get(SHOWN_HEADER, "").strip() == "1"
+
+    @property
     def players(self) -> tuple[str, str, str]:
         return (self.headers.get("P0", ""), self.headers.get("P1", ""), self.headers.get("P2", ""))
 
@@ -175,9 +183,11 @@ class GameRecord:
         players: tuple[str, str, str] = ("", "", ""),
         extra_headers: dict[str, str] | None = None,
         bock: bool = False,
+        cards_shown: bool = False,
     ) -> GameRecord:
         """A record of a game played with the engine (any phase; written as far as it went);
-        ``bock`` marks a Bock game of a series."""
+        ``bock`` marks a Bock game of a series, ``cards_shown`` a game in which the human saw
+        the computers' cards."""
         if state.deal is None:
             raise ValueError("only the full state of a game can be recorded, not a view")
         headers = {"GM": "Skat", "PC": "skat-table", "ID": id}
@@ -186,6 +196,8 @@ class GameRecord:
             headers[RULES_HEADER] = rules_header(state.rules)
         if bock:
             headers[BOCK_HEADER] = "1"
+        if cards_shown:
+            headers[SHOWN_HEADER] = "1"
         if extra_headers:
             headers.update(extra_headers)
         tokens = [("w", ".".join(str(c) for c in state.deal.order()))]

@@ -7,8 +7,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from dataclasses import replace
+
 from engine.analysis import Analysis, CardStats
-from engine.cards import CardSet, cards_of
+from engine.cards import CardSet, Mask, cards_of
 from engine.players.contract_analysis import ContractAnalysis, ContractCandidate
 from engine.rules import SEAT_NAMES
 
@@ -78,6 +80,38 @@ def describe_analysis(analysis: Analysis, seat_name: str, german: bool = False) 
     note = f" · {analysis.note}" if analysis.note else ""
     return (f"{seat_name} ({analysis.player}, {state}): {analysis.simulations} worlds, "
             f"{analysis.elapsed:.1f} s{limit}{chosen}{note}")
+
+
+HIDDEN_LINE = ("Its hand, the cards it weighed, its discard and its bidding limit stay hidden until the game "
+               "ends; the grid places only your own cards (settings: show computers' cards).")
+"""Under a computer's card decision during a live game, the panel's fair view."""
+CONTRACT_HIDDEN_LINE = ("Its hand, the games it weighed, its discard and its bidding limit stay hidden until the "
+                        "game ends (settings: show computers' cards).")
+"""Under a computer's bidding, skat, discard or declaration decision during a live game."""
+
+
+def fair_analysis(analysis: Analysis, played: bool, own_cards: Mask) -> Analysis:
+    """A computer's card decision as far as the human seat may know it during the game: the
+    card it played (once it is on the table) with its figures, and its beliefs only about the
+    human's own cards.  Its legal cards would name its hand, a belief about any other card
+    (or the absence of one: a card it holds) would place a hidden card, and its note may
+    speak of its hand, so none of them is shown."""
+    chosen = analysis.chosen if played else None
+    beliefs = analysis.beliefs
+    if beliefs is not None:
+        beliefs = tuple(row for row in beliefs if own_cards >> int(row[0]) & 1)
+    return replace(analysis, legal=(chosen,) if chosen is not None else (),
+                   cards=tuple(s for s in analysis.cards if s.card == chosen), chosen=chosen, note="",
+                   beliefs=beliefs)
+
+
+def fair_contract_line(analysis: ContractAnalysis, seat_name: str) -> str:
+    """A computer's bidding, skat, discard or declaration decision during a live game: only
+    that it decides and how long it searched; what it said or declared is on the table."""
+    state = "final" if analysis.final else "thinking"
+    worlds = f"{analysis.simulations} worlds, " if analysis.simulations else ""
+    return (f"{seat_name} ({analysis.player}, {state}): {PHASE_WORDS.get(analysis.phase, analysis.phase)} · "
+            f"{worlds}{analysis.elapsed:.1f} s")
 
 
 def analysis_table(analysis: Analysis, german: bool = False) -> Table:
@@ -189,13 +223,15 @@ def describe_contract(analysis: ContractAnalysis, seat_name: str, german: bool =
 
 
 def contract_measure_line(analysis: ContractAnalysis) -> str:
-    """What the columns are; the heuristic's reason instead of the histogram's."""
-    if not any(c.simulations for c in analysis.candidates):
-        return f"estimated win chance and expected score · {analysis.note}" if analysis.note \
-            else "estimated win chance and expected score"
+    """What the columns are, "exp" in words (the two ways count the defenders' 40s differently:
+    engine.players.hand_eval.expected_score, engine.players.bidding); the heuristic's reason
+    instead of the histogram's."""
     note = f" · {analysis.note}" if analysis.note else ""
-    return (f"declarer's card points ≤30 ≤60 ≤89 ≥90; expected Seeger-Fabian score at {analysis.bid}"
-            f"{note}")
+    if not any(c.simulations for c in analysis.candidates):
+        return ("estimated win chance; exp: expected Seeger-Fabian score (won: value + 50; lost: −2 × value − 50 "
+                f"and 40 to each defender){note}")
+    return (f"declarer's card points ≤30 ≤60 ≤89 ≥90; exp: expected Seeger-Fabian score at {analysis.bid} "
+            f"against a rival (won: value + 50; lost: −2 × value − 50 and the defender's 40){note}")
 
 
 def contract_rows(analysis: ContractAnalysis, german: bool = False) -> list[tuple[str, ...]]:

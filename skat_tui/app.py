@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import traceback
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from textual.app import App, SystemCommand
+from textual.notifications import Notification, SeverityLevel
 from textual.screen import Screen
 
 from engine.house_rules import ISKO, HouseRules
 
-from .data_lock import DataDirLock, DataDirLocked
+from .data_lock import AllTablesBusy, DataDirLock, DataDirLocked, lock_tab_folder
 from .persistence import TableSession, load_session, series_save_path
 from .rules_text import rules_label
 from .safe_files import set_aside
@@ -50,8 +52,11 @@ class SkatApp(App):
         """Players by table position (1 West, 2 East) overriding the settings: tests and measure.py."""
 
     def on_mount(self) -> None:
-        from engine.tools.warmup import warm_up_in_background
+        from engine.tools.warmup import cache_holds_core, warm_up_in_background
 
+        self._notes: dict[str, Notification] = {}
+        # "compiling" only when it does: a warm cache on a busy machine loads for a while, too
+        self._core_cached = cache_holds_core()
         # compile (or load) the numba core now; until it is ready the opponents play simple cards
         warm_up_in_background()
         self._warm_up_parts_shown = -1  # how many ready parts the note last reported; -1: no note yet
@@ -76,27 +81,40 @@ class SkatApp(App):
         if status.failure is not None:
             self._warm_up_timer.stop()
             reason = "".join(traceback.format_exception_only(type(status.failure), status.failure)).strip()
-            self.notify(f"Preparing the search core failed: {reason}. The computer players compile what they "
-                        "need when they first need it, which can take minutes.",
-                        title="Search core", severity="error", timeout=30)
+            self.note("core", f"Preparing the search core failed: {reason}. The computer players compile what "
+                      "they need when they first need it, which can take minutes.",
+                      title="Search core", severity="error", timeout=30)
             return
         if not status.running:
             self._warm_up_timer.stop()
             if self._warm_up_parts_shown >= 0:
-                self.notify(f"The search core is ready ({status.seconds:.0f} s); the computer players search now.",
-                            title="Search core", timeout=6)
+                self.note("core", f"Search core ready ({status.seconds:.0f} s).", title="Search core", timeout=5)
             return
         if status.seconds < 1.0 or len(status.ready) == self._warm_up_parts_shown:
             return
-        first = self._warm_up_parts_shown < 0
         self._warm_up_parts_shown = len(status.ready)
-        ready = ", ".join(status.ready) or "none yet"
-        note = (f"Preparing the search core ({len(status.ready)} of {status.total} parts ready: {ready}; "
-                f"now: {status.current}).")
-        if first:
-            note += (" This happens once, on the first start. Until it is ready the computer players play "
-                     "simple fallback cards.")
-        self.notify(note, title="Search core", timeout=20 if first else 10)
+        # short: the note sits over East's seat, and a narrow one grows tall
+        parts = f"{len(status.ready)} of {status.total} parts ready, now the {status.current}"
+        if self._core_cached:
+            note = f"Loading the search core: {parts}."
+        else:
+            note = f"Compiling the search core, once: {parts}. Meanwhile the computers play simple cards."
+        self.note("core", note, title="Search core", timeout=60)
+
+    def note(self, subject: str, message: str, *, title: str = "", severity: SeverityLevel = "information",
+             timeout: float | None = None) -> None:
+        """A notification that replaces the last one on the same ``subject``: one note per subject
+        (Textual's notify stacks them, and stacked notes cover the table)."""
+        last = self._notes.get(subject)
+        if last is not None and last in self._notifications:
+            self._unnotify(last, refresh=False)
+        notification = Notification(message, title, severity,
+                                    self.NOTIFICATION_TIMEOUT if timeout is None else timeout)
+        self._notes[subject] = notification
+        # at once, as Textual's Notify handler does: a note posted as a message would not be
+        # among the notifications yet when the next one on its subject comes
+        self._notifications.add(notification)
+        self._refresh_notifications()
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from .screens.table import TableScreen
@@ -152,25 +170,62 @@ def open_session(seed: int | None, new_series: bool = False, save_path: Path | N
     return TableSession.new(seed, path, rules), notices
 
 
+class MessageApp(App):
+    """A table that cannot start says why, on the screen it would have used: in a browser tab
+    (``skat serve``) nothing else would tell the player."""
+
+    TITLE = "Skat"
+    BINDINGS = [("q,escape,enter", "quit", "Close")]
+    CSS = "Static { margin: 2 4; }"
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def compose(self):
+        from textual.widgets import Footer, Static
+
+        yield Static(f"The table cannot start: {self.message}.\n\nPress q to close.")
+        yield Footer()
+
+
 def run_table(seed: int | None, settings_overrides: dict) -> None:
     """``skat``: the table; resumes a saved series unless ``new`` (or ``new_series``) is set in
-    the overrides; see ``Settings.with_overrides`` for the rest.
+    the overrides; see ``Settings.with_overrides`` for the rest.  ``browser_tab`` (``skat serve``
+    starts each tab with it): the most tables at once; the table takes the first free folder of
+    its own under the data folder, and a table that cannot start shows why instead of exiting.
 
     Raises SystemExit (status 1) when another table uses the data folder or the
     app ended with an error."""
     overrides = dict(settings_overrides or {})
     new_series = bool(overrides.pop("new_series", False)) | bool(overrides.pop("new", False))
+    tables = overrides.pop("browser_tab", None)
     notices: list[str] = []
+
+    def cannot_start(message: str) -> SystemExit:
+        if tables:
+            MessageApp(message).run()
+        return SystemExit(f"skat: {message}")
+
     try:
         settings = load_settings(notices).with_overrides(overrides)
     except ValueError as exc:  # a bad --opponent-left/--opponent-right spec or number, or house rules
-        raise SystemExit(f"skat: {exc}") from None
-    lock = DataDirLock(data_dir())
+        raise cannot_start(str(exc)) from None
     try:
-        lock.acquire()
-    except DataDirLocked as exc:
-        raise SystemExit(f"skat: {exc}") from None
+        if tables:
+            lock = lock_tab_folder(data_dir(), tables)
+            # this process is the tab's table: its saves and records go to its own folder
+            os.environ["SKAT_DATA_DIR"] = str(lock.directory)
+            notices.append(f"This browser tab's table keeps its series in {lock.directory}; a reload resumes it.")
+        else:
+            lock = DataDirLock(data_dir())
+            lock.acquire()
+    except (DataDirLocked, AllTablesBusy) as exc:
+        raise cannot_start(str(exc)) from None
     except OSError as exc:
+        if tables:
+            raise cannot_start(f"cannot make a folder for this tab under {data_dir()} ({exc.strerror or exc})") \
+                from None
         notices.append(f"Cannot lock the data folder {data_dir()} ({exc.strerror or exc}); "
                        "saving will likely fail too")
     try:

@@ -64,6 +64,8 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--opponent-right", metavar="SPEC", help="right opponent (same form)")
     parser.add_argument("--german", action="store_true", help="German rank names (B D K A)")
     parser.add_argument("--new", action="store_true", help="start a new series instead of resuming a saved one")
+    # how `skat serve` starts each tab's table (see run_table): not for the command line
+    parser.add_argument("--browser-tab", type=_whole_number(1, 1000), default=None, help=argparse.SUPPRESS)
     add_rules_arguments(parser, "A new series is played by the rules in the settings (the International Skat "
                                 "Order unless changed there), changed by these options for this start; a resumed "
                                 "series keeps its own rules. See docs/house-rules.md.")
@@ -121,6 +123,9 @@ def _build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="the table in a web browser (textual-serve); table options go before 'serve'")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--tables", type=_whole_number(1, 1000), default=8,
+                       help="the most browser tabs with a table at once, each its own series in its own folder "
+                            "under the data folder (default 8); a tab beyond them shows why it has none")
 
     sub.add_parser("calibrate", help="measure this machine's speed against the reference and store it")
 
@@ -269,6 +274,8 @@ def _open_table(args: argparse.Namespace) -> int:
         overrides["german"] = True
     if args.new:
         overrides["new"] = True
+    if args.browser_tab:
+        overrides["browser_tab"] = args.browser_tab
     preset, switches = rules_options(args)
     if preset is not None or any(on is not None for on in switches.values()):
         overrides["rules"] = (preset, switches)
@@ -277,8 +284,10 @@ def _open_table(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    """Serve the table over HTTP: each browser tab runs ``skat`` with the same table options."""
+    """Serve the table over HTTP: each browser tab runs ``skat`` with the same table options,
+    in a folder of its own (``--browser-tab``)."""
     import shlex
+    from pathlib import Path
 
     from textual_serve.server import Server
 
@@ -290,7 +299,9 @@ def _serve(args: argparse.Namespace) -> int:
             command += [option, value]
     command += ["--german"] * args.german + ["--new"] * args.new
     command += _rules_flags(args)
-    Server(shlex.join(command), host=args.host, port=args.port, title="Skat").serve()
+    command += ["--browser-tab", str(args.tables)]
+    templates = Path(__file__).resolve().parent / "web"  # the page says it is loading (app_index.html)
+    Server(shlex.join(command), host=args.host, port=args.port, title="Skat", templates_path=templates).serve()
     return 0
 
 

@@ -83,3 +83,30 @@ class DataDirLock:
         if self.held and _owner(self.path) == os.getpid():
             self.path.unlink(missing_ok=True)
         self.held = False
+
+
+TABS_FOLDER = "browser-tabs"
+"""Under the data folder: one folder per browser tab's table (``skat serve``)."""
+
+
+class AllTablesBusy(Exception):
+    """Every browser tab folder is held by a running table."""
+
+    def __init__(self, count: int, directory: Path) -> None:
+        super().__init__(f"all {count} browser tables of this server are in use ({directory}); "
+                         "close a tab, then reload this one")
+        self.count = count
+
+
+def lock_tab_folder(root: Path, count: int) -> DataDirLock:
+    """The lock of the first of ``root/browser-tabs/1`` … ``count`` that no running table holds.
+    A folder is kept after its tab closes, so the next tab (or a reload) resumes its series;
+    raises AllTablesBusy, or OSError when a folder cannot be made."""
+    for number in range(1, count + 1):
+        lock = DataDirLock(root / TABS_FOLDER / str(number))
+        try:
+            lock.acquire()
+        except DataDirLocked:
+            continue
+        return lock
+    raise AllTablesBusy(count, root / TABS_FOLDER)

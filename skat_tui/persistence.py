@@ -138,6 +138,9 @@ class TableSession:
     """Failures already told since the last good save."""
     rules: HouseRules = ISKO
     """The rules of this series, fixed when it starts (a change in the settings waits for the next series)."""
+    cards_shown: set[int] = field(default_factory=set)
+    """Games (0-based, the current one included) in which the debug panel showed the computers'
+    cards: marked on the score sheet and in the record, as no fair game."""
 
     @classmethod
     def new(cls, seed: int | None, save_path: Path | None = None, rules: HouseRules = ISKO) -> TableSession:
@@ -171,6 +174,13 @@ class TableSession:
     def names_by_seat(self) -> tuple[str, str, str]:
         seats = self.seats
         return (TABLE_NAMES[seats[0]], TABLE_NAMES[seats[1]], TABLE_NAMES[seats[2]])
+
+    def mark_cards_shown(self) -> None:
+        """The current game is one in which the human saw the computers' cards."""
+        index = len(self.series.entries)
+        if index not in self.cards_shown:
+            self.cards_shown.add(index)
+            self.save()
 
     # --- play ----------------------------------------------------------
 
@@ -226,7 +236,7 @@ class TableSession:
                     game = self.finished[index]
                     append_record(replay_moves(game.deal, game.moves, self.rules), self.game_id(index),
                                   tuple(TABLE_NAMES[p] for p in game.seats), self.records_dir(),
-                                  bock=self.series.entries[index].bock)
+                                  bock=self.series.entries[index].bock, cards_shown=index in self.cards_shown)
                 self.recorded = index + 1
         except OSError as exc:
             self._failed(f"Could not write the game record: {exc}")
@@ -255,6 +265,7 @@ class TableSession:
             "games": games,
             "recorded": self.recorded,
             "current": current,
+            "cards_shown": sorted(self.cards_shown),
         }
 
     @classmethod
@@ -291,6 +302,10 @@ class TableSession:
             session.series.record(state.result())
             session.finished.append(FinishedGame(deal, moves, seats))
         session.recorded = max(0, min(_whole_number(recorded, "recorded"), len(session.finished)))
+        shown = data.get("cards_shown", [])
+        if not isinstance(shown, list):
+            raise ValueError("cards_shown must be a list of game indices")
+        session.cards_shown = {_whole_number(index, "cards_shown") for index in shown}
         if data.get("current"):
             deal, moves = decode_game(data["current"], version, rules)
             session.state = replay_moves(deal, moves, rules)
@@ -359,14 +374,16 @@ ISS_RECORDS = "games.sgf"
 
 
 def append_record(state: GameState, game_id: str, players: tuple[str, str, str],
-                  directory: Path | None = None, bock: bool = False) -> Path:
+                  directory: Path | None = None, bock: bool = False, cards_shown: bool = False) -> Path:
     """Append a finished game, in the ISS format, to the record file in the data directory
-    (``bock``: a Bock game of the series, marked in the record)."""
+    (``bock``: a Bock game of the series; ``cards_shown``: the human saw the computers' cards;
+    both marked in the record)."""
     from engine.record import GameRecord, format_record
 
     directory = directory or data_dir()
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / ISS_RECORDS
     with open(path, "a", encoding="utf-8") as f:
-        f.write(format_record(GameRecord.from_state(state, id=game_id, players=players, bock=bock)) + "\n")
+        f.write(format_record(GameRecord.from_state(state, id=game_id, players=players, bock=bock,
+                                                     cards_shown=cards_shown)) + "\n")
     return path

@@ -181,19 +181,19 @@ def contracts_table(review: GameReview, german: bool = False) -> Table:
 
 
 def summary_table(review: GameReview) -> Table:
-    table = Table(title="Per player", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    for column in ("player", "cards", "choices", "accuracy", "mean loss", "contract loss", "?", "??", "!", "DD ↓"):
+    table = Table(title="Per player", title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                  collapse_padding=True)
+    # headers in two lines and the mean loss in two columns: the table fits 80 columns uncut
+    for column in ("player", "cards", "choices", "accuracy", "mean loss\npoints", "mean loss\nwin share",
+                   "contract\nloss", "?", "??", "!", "DD ↓"):
         table.add_column(column, justify="left" if column == "player" else "right", no_wrap=True)
     for s in review.summaries():
         if s.decisions == 0:
             continue
-        loss = "–"
-        if s.mean_loss_win is not None:
-            loss = f"{100 * s.mean_loss_win:.1f}%"
-            if s.mean_loss_points is not None:
-                loss = f"{s.mean_loss_points:.1f} pts {loss}"
+        points = "–" if s.mean_loss_win is None or s.mean_loss_points is None else f"{s.mean_loss_points:.1f}"
+        win = "–" if s.mean_loss_win is None else f"{100 * s.mean_loss_win:.1f}%"
         table.add_row(s.name, str(s.decisions), str(s.choices),
-                      "–" if s.accuracy is None else f"{s.accuracy:.0f}%", loss,
+                      "–" if s.accuracy is None else f"{s.accuracy:.0f}%", points, win,
                       "–" if s.contract_loss is None else f"{s.contract_loss:.0f}",
                       str(s.mistakes), str(s.blunders), str(s.only_cards), str(s.dd_turned))
     return table

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -137,6 +138,24 @@ class OpponentSettings:
         return f"{self.kind} {self.limit() or 'unlimited'}{searching}"
 
 
+SPEC_PARAMETERS = {"evaluation": "eval=mean", "budget": "time=1", "simulations": "simulations=1",
+                   "repetitions": "reps=1", "bidding": "bidding=heuristic"}
+"""Each setting of a player as a parameter of the engine's player spec, with a value it takes."""
+
+
+@functools.cache
+def takes(kind: str, setting: str) -> bool:
+    """Whether a ``kind`` player takes ``setting`` (a key of ``SPEC_PARAMETERS``): the engine's
+    registry says, by building such a player."""
+    from engine.players.registry import validate_spec
+
+    try:
+        validate_spec(f"{kind}:{SPEC_PARAMETERS[setting]}")
+    except ValueError:
+        return False
+    return True
+
+
 def _default_opponents() -> list[OpponentSettings]:
     # One MCU and one PIMC opponent, 2 reference seconds each.  PIMC answers
     # "does the declarer reach 61?" per card (wins): far cheaper than exact
@@ -156,6 +175,10 @@ class Settings:
     """The player that answers the hint key."""
     rules: HouseRules = ISKO
     """The rules a new series is played by (a series keeps the rules it started with)."""
+    show_computer_cards: bool = False
+    """Show the computers' cards in the debug panel during play (their hands, candidates,
+    discards and bidding limits); off, the panel shows only what your seat may know, and a
+    game played with it on is marked on the score sheet and in its record."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -164,8 +187,9 @@ class Settings:
         """Raise ValueError for a value no table can use."""
         for name, player in zip((*OPPONENT_NAMES, "hint"), (*self.opponents, self.hint)):
             player.check(name)
-        if not isinstance(self.german, bool):
-            raise ValueError(f"german must be true or false, not {self.german!r}")
+        for name in ("german", "show_computer_cards"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
         self.ai_delay = check_number(self.ai_delay, "ai_delay", low=0, high=MAX_AI_DELAY)
         if not isinstance(self.rules, HouseRules):
             raise ValueError(f"rules must be house rules, not {self.rules!r}")
@@ -205,6 +229,7 @@ class Settings:
             ai_delay=data.get("ai_delay", default.ai_delay),
             hint=opponent(data.get("hint"), default.hint, "hint"),
             rules=HouseRules.from_dict(data["rules"]) if "rules" in data else default.rules,
+            show_computer_cards=data.get("show_computer_cards", default.show_computer_cards),
         )
         settings.check()
         return settings
@@ -296,7 +321,7 @@ def changed_settings(base: Settings, shown: Settings, edited: Settings) -> Setti
         for f in fields(OpponentSettings):
             if getattr(before, f.name) != getattr(after, f.name):
                 setattr(target, f.name, getattr(after, f.name))
-    for name in ("german", "ai_delay", "rules"):
+    for name in ("german", "ai_delay", "rules", "show_computer_cards"):
         if getattr(shown, name) != getattr(edited, name):
             setattr(result, name, getattr(edited, name))
     return result

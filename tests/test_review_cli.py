@@ -152,7 +152,7 @@ def test_the_replay_plot_of_a_ramsch_review_shows_marks_and_own_card_points_with
     assert lines[0].startswith("Ramsch:") and not any(line.strip().startswith("DD") for line in lines)
     assert "??" in lines[1]
     blunder = next(d for d in review.decisions if d.mark)
-    assert decision_note(blunder) == "?? DD 82 own card points, ♥8 27"
+    assert decision_note(blunder) == "?? open hands: 82 own card points, ♥8 27"
 
 
 def test_review_judges_kontra_and_re_against_the_double_dummy_outcome():
@@ -166,3 +166,18 @@ def test_review_judges_kontra_and_re_against_the_double_dummy_outcome():
     assert table.returncode == 0, table.stderr
     text = " ".join(table.stdout.split())
     assert "Calls: Cid: Kontra · the defenders" in text and "Bob: Re ·" in text and "double-dummy" in text
+
+
+def test_the_summary_per_player_fits_80_columns_uncut():
+    from rich.console import Console
+
+    from engine.limits import Limit
+    from engine.record import read_records
+    from engine.review import review_record
+    from skat_tui.review_table import summary_table
+
+    records, _ = read_records(PLANTED)
+    console = Console(width=80, record=True)
+    console.print(summary_table(review_record(records[0], "pimc", Limit(simulations=2))))
+    text = console.export_text()
+    assert "…" not in text and "mean loss" in text and "accuracy" in text and "contract" in text

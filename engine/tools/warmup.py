@@ -133,6 +133,27 @@ def is_warm() -> bool:
     return _done.is_set()
 
 
+def cache_holds_core() -> bool:
+    """Whether numba's cache already holds the core compiled for this source, so that the
+    warm-up loads it (seconds) instead of compiling it (minutes): a function of the loaded
+    ``engine`` modules has an index entry for its current source (helpers only inlined into
+    others never have one, so "every" cannot be asked).  Reads numba's cache index (not a
+    public API): when that fails, False, i.e. "compiling"."""
+    import sys
+
+    try:
+        from numba.core.registry import CPUDispatcher
+
+        dispatchers = [value for name, module in list(sys.modules.items())
+                       if name.startswith("engine.") and module is not None
+                       for value in list(vars(module).values())
+                       if isinstance(value, CPUDispatcher) and value._cache is not None
+                       and type(value._cache).__name__ != "NullCache"]
+        return any(d._cache._cache_file._load_index() for d in dispatchers)
+    except Exception:  # a numba whose cache looks different: say "compiling", the safe word
+        return False
+
+
 @dataclass(frozen=True)
 class WarmUpStatus:
     """Where the background warm-up stands, for the UI's note."""

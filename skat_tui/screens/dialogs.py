@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +19,7 @@ from engine.series import GAMES_PER_ROUND, RoundGame, Series, bock_events
 
 from ..widgets.score_sheet import ScoreSheet, bock_position, score_legend
 from ..widgets.table import describe_declaration
+from ..words import objective, sentence, verb
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -84,12 +85,14 @@ def ramsch_lines(result: RamschResult, names: Sequence[str]) -> list[str]:
     points = " · ".join(f"{names[s]} {result.points[s]} ({result.tricks[s]} trick{'s' * (result.tricks[s] != 1)})"
                         for s in range(3))
     if result.durchmarsch is not None:
-        head = f"Ramsch: {names[result.durchmarsch]} took every trick (Durchmarsch) and wins."
+        winner = names[result.durchmarsch]
+        head = f"Ramsch: {winner} took every trick (Durchmarsch) and {verb(winner, 'wins')}."
     else:
         losers = [names[s] for s in result.losers]
-        head = f"Ramsch: {_joined(losers)} {'loses' if len(losers) == 1 else 'lose'}."
+        head = f"Ramsch: {sentence(losers[0], 'loses') if len(losers) == 1 else _joined(losers) + ' lose'}."
     lines = [head, f"Card points: {points}",
-             f"The skat went to {names[result.skat_to]} with the last trick and counts for them."]
+             f"The skat went to {objective(names[result.skat_to])} with the last trick and counts for "
+             f"{objective(names[result.skat_to], 'them')}."]
     if result.durchmarsch is not None:
         lines.append("Durchmarsch: one player took all ten tricks and wins 120; nobody loses.")
     else:
@@ -98,7 +101,8 @@ def ramsch_lines(result: RamschResult, names: Sequence[str]) -> list[str]:
             lines.append(f"Tie: {_joined([names[s] for s in result.losers])} share the most card points ({most}); "
                          "each loses them.")
         else:
-            lines.append(f"{names[result.losers[0]]} has the most card points and loses them: {most}.")
+            loser = names[result.losers[0]]
+            lines.append(f"{sentence(loser, 'has the most card points')} and {verb(loser, 'loses')} them: {most}.")
         if result.jungfrau is not None:
             lines.append(f"Jungfrau: {names[result.jungfrau]} took no trick, which doubles the loss.")
     pushes = sum(1 for name, _ in result.multipliers if name == "pushed")
@@ -212,22 +216,26 @@ class ResultScreen(ModalScreen[None]):
     BINDINGS = [Binding("enter,n,escape", "close", "Next game", priority=True)]
 
     def __init__(self, result: GameResult | None, names: Sequence[str], series: Series,
-                 german: bool = False, skat: str = "") -> None:
+                 german: bool = False, skat: str = "", cards_shown: Collection[int] = ()) -> None:
         super().__init__()
         self.result, self.names, self.series, self.german = result, names, series, german
+        self.cards_shown = cards_shown
         self.skat = skat
         """The skat line (see ``skat_line``), shown after the result."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="result-dialog"):
             lines = result_lines(self.result, self.names, self.german) + series_lines(self.series)
+            if len(self.series.entries) - 1 in self.cards_shown:
+                lines.append("You saw the computers' cards in this game: it is marked * on the score sheet "
+                             "and in its record.")
             text = Text("\n".join(lines + [self.skat] if self.skat else lines))
             if isinstance(self.result, RamschResult):
                 text.stylize("bold yellow", 0, len(text.plain.split("\n")[0]))
             elif self.result is not None:
                 text.stylize("bold green" if self.result.won else "bold red", 0, len(text.plain.split("\n")[0]))
             yield Static(text, id="result-text")
-            yield ScoreSheet(self.series, id="result-scores")
+            yield ScoreSheet(self.series, self.cards_shown, id="result-scores")
             yield Button("Next game (Enter)", id="next", variant="primary")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -240,16 +248,17 @@ class ResultScreen(ModalScreen[None]):
 class ScoreSheetScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,t,q", "close", "Close")]
 
-    def __init__(self, series: Series) -> None:
+    def __init__(self, series: Series, cards_shown: Collection[int] = ()) -> None:
         super().__init__()
         self.series = series
+        self.cards_shown = cards_shown
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide", id="sheet-dialog"):
-            legend = score_legend(self.series)
+            legend = score_legend(self.series, self.cards_shown)
             yield Label("Score sheet: plain scores, Seeger-Fabian (SF) in brackets · ↑/↓ scroll · Esc closes"
                         + (f"\n{legend}" if legend else ""))
-            yield ScoreSheet(self.series, id="score-sheet")
+            yield ScoreSheet(self.series, self.cards_shown, id="score-sheet")
 
     def on_mount(self) -> None:
         self.query_one(ScoreSheet).focus()

@@ -27,6 +27,7 @@ from ..settings import Settings
 from ..widgets.debug_panel import DebugPanel
 from ..widgets.review_plot import ReviewPlot, contract_note, decision_note
 from ..widgets.table import TableView, describe_declaration
+from ..words import possessive, sentence
 from .dialogs import GamePickerScreen, HelpScreen, ending_lines
 from .table import describe_move
 
@@ -58,20 +59,26 @@ def record_title(index: int, record: Any, german: bool = False) -> str:
 
 
 class ReplayScreen(Screen):
+    AUTO_FOCUS = ""
+    """Nothing focused at the start ("", not None, which means the app's "*"): the hidden debug
+    panel took the focus, and its scroll keys (→ ← Home End) hid the replay's own from the footer."""
+
     BINDINGS = [
-        Binding("right", "step(1)", "Next card"),
+        # short words, and Home, End, g, d, a, [ and l only in the ? list: the footer fits 80
+        # columns (a longer one scrolls, and → and ← went out of sight)
+        Binding("right", "step(1)", "Card"),
         Binding("left", "step(-1)", "Back"),
-        Binding("right_square_bracket", "trick(1)", "Next trick"),
+        Binding("right_square_bracket", "trick(1)", "Trick"),
         Binding("left_square_bracket", "trick(-1)", "Prev trick", show=False),
-        Binding("home", "home", "Start"),
-        Binding("end", "end", "End"),
+        Binding("home", "home", "Start", show=False),
+        Binding("end", "end", "End", show=False),
         Binding("v", "cycle_view", "View"),
-        Binding("g", "pick_game", "Games", show=False),  # g, d, [ and l: in the ? list, so the footer fits 80 columns
+        Binding("g", "pick_game", "Games", show=False),
         Binding("d", "toggle_debug", "Debug", show=False),
-        Binding("a", "analyze", "Analyze"),
+        Binding("a", "analyze", "Analyze", show=False),
         Binding("l", "last_trick", "Last trick", show=False),
         Binding("r", "review", "Review"),
-        Binding("n", "next_mark(1)", "Next mistake"),
+        Binding("n", "next_mark(1)", "Mistake"),
         Binding("N", "next_mark(-1)", "Prev mistake", show=False),
         Binding("question_mark", "help", "Keys"),
         Binding("q", "quit", "Quit"),
@@ -141,12 +148,12 @@ class ReplayScreen(Screen):
             info_prefix=f"Replay {nav.game_index + 1}/{len(nav.records)} · "
                         + ("Bock · " if getattr(nav.record, "bock", False) else ""),
         )
-        view_name = "all hands open" if viewer is None else f"{self.names[viewer]}'s view"
+        view_name = "all hands open" if viewer is None else f"{possessive(self.names[viewer])} view"
         status = f"{nav.describe_position()} · {view_name}"
         last = nav.last_move
         review = self.current_review
         if last is not None:
-            status += f" · {self.names[last[0]]} {describe_move(last[1], self.settings.german)}"
+            status += f" · {sentence(self.names[last[0]], describe_move(last[1], self.settings.german))}"
             reviewed = review.decision_at(nav.position - 1) if review is not None else None
             contract = review.contract_at(nav.position - 1) if review is not None else None
             call = review.call_at(nav.position - 1) if review is not None else None
@@ -267,23 +274,31 @@ class ReplayScreen(Screen):
             self.notify("This game is reviewed already: n jumps to its next mistake.")
             return
         self._reviewing = str(record.id)
-        self.query_one(ReviewPlot).show_progress("reviewing… (the search core may still be loading)")
+        self.query_one(ReviewPlot).show_progress("reviewing: starting…")
         self.review_game(record)
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def review_game(self, record: Any) -> None:
         from engine.limits import Limit
-        from engine.review import ReviewStopped, review_record
-        from engine.players.readiness import pending
+        from engine.players.readiness import PARTS, is_ready, pending
+        from engine.review import ReviewStopped, card_decisions, review_record
         from engine.tournament import default_workers
 
+        def show(text: str) -> None:
+            self.app.call_from_thread(self.query_one(ReviewPlot).show_progress, text)
+
         def progress(done: int, total: int) -> None:
-            self.app.call_from_thread(self.query_one(ReviewPlot).show_progress,
-                                      f"reviewing… {done}/{total} cards")
+            # the card being reviewed now, not the ones done: the first card can take long
+            show(f"reviewing card {done + 1} of {total}…" if done < total
+                 else "reviewing the bidding, the skat and the declaration…")
 
         try:
             while pending() and not self._review_stop.is_set():
-                self._review_stop.wait(0.1)  # the app's warm-up holds numba's compiler: wait for it
+                # the app's warm-up holds numba's compiler: say so while waiting for it
+                ready = sum(is_ready(part) for part in PARTS)
+                show(f"reviewing: waiting for the search core ({ready} of {len(PARTS)} parts ready)…")
+                self._review_stop.wait(0.1)
+            progress(0, len(card_decisions(record)))
             review = review_record(record, "pimc", Limit(simulations=100), seed=1, threads=default_workers(),
                                    on_decision=progress, stop=self._review_stop)
         except ReviewStopped:

@@ -11,7 +11,11 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 from engine.house_rules import PRESETS, SWITCH_TITLES, HouseRules
 
 from ..rules_text import rules_label
-from ..settings import BIDDING_METHODS, EVALUATIONS, OPPONENT_KINDS, OPPONENT_NAMES, OpponentSettings, Settings
+from ..settings import (BIDDING_METHODS, EVALUATIONS, OPPONENT_KINDS, OPPONENT_NAMES, SPEC_PARAMETERS, OpponentSettings,
+                        Settings, takes)
+
+PLAYER_KEYS = ("opp0", "opp1", "hint")
+"""The settings' players: West, East, the hint."""
 
 RULE_PRESETS = [("International Skat Order", "isko"), ("Pub rules", "pub"), ("Custom", "custom")]
 
@@ -38,27 +42,42 @@ class SettingsScreen(ModalScreen[Settings | None]):
         """The rules of the series at the table, which a change here does not touch."""
 
     def _player_rows(self, key: str, title: str, opponent: OpponentSettings) -> ComposeResult:
+        # each parameter's label and field carry its name: only those the player kind takes are shown
         yield Label(title, classes="settings-title")
         with Horizontal(classes="settings-row"):
             yield Label("type", classes="settings-label")
             yield Select([(k, k) for k in OPPONENT_KINDS], value=opponent.kind, allow_blank=False,
                          id=f"{key}-kind", compact=True)
-            yield Label("evaluation", classes="settings-label")
+            yield Label("evaluation", classes=f"settings-label {key}-evaluation")
             yield Select([(e, e) for e in EVALUATIONS], value=opponent.evaluation, allow_blank=False,
-                         id=f"{key}-evaluation", compact=True)
-        with Horizontal(classes="settings-row"):
-            yield Label("seconds", classes="settings-label")
+                         id=f"{key}-evaluation", compact=True, classes=f"{key}-evaluation")
+        with Horizontal(classes="settings-row", id=f"{key}-limits"):
+            yield Label("seconds", classes=f"settings-label {key}-budget")
             yield Input("" if opponent.budget is None else f"{opponent.budget:g}", type="number",
-                        id=f"{key}-budget", compact=True, placeholder="none")
-            yield Label("simulations", classes="settings-label")
+                        id=f"{key}-budget", compact=True, placeholder="none", classes=f"{key}-budget")
+            yield Label("simulations", classes=f"settings-label {key}-simulations")
             yield Input("" if opponent.simulations is None else str(opponent.simulations), type="integer",
-                        id=f"{key}-simulations", compact=True, placeholder="none")
-            yield Label("repetitions", classes="settings-label")
-            yield Input(str(opponent.repetitions), type="integer", id=f"{key}-repetitions", compact=True)
-        with Horizontal(classes="settings-row"):  # MCU and PIMC: before the card play
-            yield Label("bidding", classes="settings-label")
+                        id=f"{key}-simulations", compact=True, placeholder="none", classes=f"{key}-simulations")
+            yield Label("repetitions", classes=f"settings-label {key}-repetitions")
+            yield Input(str(opponent.repetitions), type="integer", id=f"{key}-repetitions", compact=True,
+                        classes=f"{key}-repetitions")
+        with Horizontal(classes="settings-row", id=f"{key}-bidding-row"):  # MCU and PIMC: before the card play
+            yield Label("bidding", classes=f"settings-label {key}-bidding")
             yield Select([(m, m) for m in BIDDING_METHODS], value=opponent.bidding, allow_blank=False,
-                         id=f"{key}-bidding", compact=True)
+                         id=f"{key}-bidding", compact=True, classes=f"{key}-bidding")
+
+    def on_mount(self) -> None:
+        for key in PLAYER_KEYS:
+            self._show_parameters(key)
+
+    def _show_parameters(self, key: str) -> None:
+        """Only the parameters the chosen player kind takes; a row left empty goes too."""
+        kind = str(self.query_one(f"#{key}-kind", Select).value)
+        for setting in SPEC_PARAMETERS:
+            for widget in self.query(f".{key}-{setting}"):
+                widget.display = takes(kind, setting)
+        for row in (f"#{key}-limits", f"#{key}-bidding-row"):
+            self.query_one(row).display = any(child.display for child in self.query_one(row).children)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog wide", id="settings-dialog"):
@@ -73,6 +92,11 @@ class SettingsScreen(ModalScreen[Settings | None]):
             with Horizontal(classes="settings-row"):
                 yield Label("least seconds per AI move", classes="settings-label wide-label")
                 yield Input(f"{self.settings.ai_delay:g}", type="number", id="ai-delay", compact=True)
+            with Horizontal(classes="settings-row"):
+                # off by default: a game played with it on is marked as no fair game
+                yield Label("show computers' cards", classes="settings-label wide-label")
+                yield Switch(self.settings.show_computer_cards, id="show-computer-cards")
+                yield Label("in the debug panel; the game is marked", classes="settings-note")
             yield from self._rules_rows()
             yield Static("", id="settings-error")
             with Horizontal(classes="buttons"):
@@ -97,7 +121,12 @@ class SettingsScreen(ModalScreen[Settings | None]):
         return self.query_one(f"#rule-{name.replace('_', '-')}", Switch)
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        """A preset sets every switch; 'custom' leaves them to be set one by one."""
+        """A player kind shows its parameters; a preset sets every switch ('custom' leaves
+        them to be set one by one)."""
+        key, _, field_name = (event.select.id or "").partition("-")
+        if key in PLAYER_KEYS and field_name == "kind":
+            self._show_parameters(key)
+            return
         if event.select.id != "rules-preset" or event.value not in PRESETS:
             return
         for name, on in PRESETS[str(event.value)].to_dict().items():
@@ -136,6 +165,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
             german=self.query_one("#german", Switch).value,
             ai_delay=_optional_float(self.query_one("#ai-delay", Input).value) or 0.0,
             hint=self._read_player("hint", self.settings.hint),
+            show_computer_cards=self.query_one("#show-computer-cards", Switch).value,
             rules=self._read_rules(),  # "Schieben needs Ramsch" and the like: shown, nothing saved
         )
         for player in (*settings.opponents, settings.hint):

@@ -33,6 +33,7 @@ from engine.series import GAMES_PER_ROUND
 from engine.tools import warmup
 
 from ..ai_runner import AIRunner
+from ..analysis_table import CONTRACT_HIDDEN_LINE, HIDDEN_LINE, fair_analysis, fair_contract_line, is_contract
 from ..messages import CardClicked
 from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession
 from ..players import FALLBACK_ORDER, PlayerChoice, resolve_player
@@ -132,7 +133,9 @@ class TableScreen(Screen):
         Binding("left", "cursor(-1)", "←", show=False),
         Binding("right", "cursor(1)", "→", show=False),
         Binding("enter,space", "choose", "Play/pick", key_display="⏎"),
-        *(Binding(key, f"pick({i})", f"Card {i + 1}", show=False) for i, key in enumerate("1234567890")),
+        # the discard shows twelve cards: - and =, right of 0, reach the 11th and 12th
+        *(Binding(key, f"pick({i})", f"Card {i + 1}", show=False)
+          for i, key in enumerate(("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus", "equals_sign"))),
         Binding("x", "discard", "Discard"),
         Binding("k", "declare", "Declare"),
         Binding("c", "kontra", "Kontra"),
@@ -141,6 +144,7 @@ class TableScreen(Screen):
         Binding("l", "last_trick", "Last trick"),
         Binding("t", "score_sheet", "Scores"),
         Binding("d", "toggle_debug", "Debug"),
+        Binding("escape", "close_debug", "Close panel", show=False),
         Binding("i", "hint", "Hint"),
         Binding("o", "settings", "Settings", show=False),  # in the keys list and the palette: the footer fits 80 columns
         Binding("question_mark", "help", "Keys"),
@@ -187,7 +191,8 @@ class TableScreen(Screen):
         self._simulations = 0
         self._result_pending = False
         self._bindings_signature: tuple | None = None
-        self.last_analysis: tuple[str, Analysis] | None = None
+        self.last_analysis: tuple[int, str, Analysis] | None = None
+        """The newest analysis in full (seat, heading name, analysis), whatever the panel may show of it."""
 
     # ------------------------------------------------------------ layout
 
@@ -301,8 +306,8 @@ class TableScreen(Screen):
         except IllegalMoveError as exc:
             if seat == self.human_seat:
                 reason = exc.describe(self.settings.german)  # the engine's reason, with the table's card names
+                # in the status line, in red: a note would cover the hand you must play from
                 self.say(f"Not allowed: {reason}", error=True)
-                self.notify(reason, title="Illegal move", severity="error")
             raise
         self.runner.cancel()  # a hint still thinking about the position before this move is of no use now
         if seat != self.human_seat:
@@ -336,12 +341,15 @@ class TableScreen(Screen):
         state = self.state
         result = state.result()
         number = self.session.game_number
+        if self.last_analysis is not None:
+            self.show_analysis(*self.last_analysis)  # the game is over: the last decision in full
         self.session.finish_game()  # saves and appends the record; failures go to report_file_error
         self.say("All three passed." if result is None else f"Game {number} is over.")
         self.refresh_table()
         self.update_bindings()
         self.app.push_screen(ResultScreen(result, self.names, self.session.series, self.settings.german,
-                                          skat_line(state, self.names, self.settings.german)),
+                                          skat_line(state, self.names, self.settings.german),
+                                          cards_shown=self.session.cards_shown),
                              callback=lambda _: self.next_game())
 
     def next_game(self) -> None:
@@ -367,12 +375,24 @@ class TableScreen(Screen):
     def stop_thinking(self) -> None:
         self.runner.cancel()
 
-    def show_analysis(self, seat: int, name: str, analysis: Analysis) -> None:
-        self.last_analysis = (name, analysis)
+    def show_analysis(self, seat: int, name: str, analysis: Analysis, played: bool = False) -> None:
+        """``played``: the decision's move is on the table (its card is public now)."""
+        self.last_analysis = (seat, name, analysis)
+        panel = self.query_one(DebugPanel)
+        hidden = ""
+        if seat != self.human_seat and self.state is not None and not self.state.is_over:
+            if self.settings.show_computer_cards:
+                self.session.mark_cards_shown()  # no fair game: the score sheet and the record say so
+            elif is_contract(analysis):
+                panel.show_summary(fair_contract_line(analysis, name), CONTRACT_HIDDEN_LINE)
+                return
+            else:
+                analysis = fair_analysis(analysis, played, self.state.hands[self.human_seat])
+                hidden = HIDDEN_LINE
         side = "" if self.state is None or self.state.declarer is None else (
             "declarer" if seat == self.state.declarer else "defenders")
-        self.query_one(DebugPanel).show_analysis(analysis, name, self.settings.german,
-                                                 mover=self.names[seat], side=side, place_names=tuple(self.names))
+        panel.show_analysis(analysis, name, self.settings.german, mover=self.names[seat], side=side,
+                            place_names=tuple(self.names), hidden=hidden)
 
     def opponent_analysis(self, seat: int, analysis: Analysis) -> None:
         self._simulations = analysis.simulations
@@ -385,6 +405,9 @@ class TableScreen(Screen):
             self.query_one(DebugPanel).show_note(
                 f"{self.names[seat]} ({player.name}) reported no analysis for: "
                 f"{describe_move(self.state.visible_move(decision.move, self.human_seat), self.settings.german)}")
+        elif isinstance(decision.move, Play) and not self.settings.show_computer_cards:
+            # the card goes on the table now: the fair view may name it with its figures
+            self.show_analysis(seat, self.names[seat], decision.analysis, played=True)
         try:
             self.apply(seat, decision.move)
         except IllegalMoveError as exc:
@@ -447,17 +470,17 @@ class TableScreen(Screen):
             for move in view.legal_moves():
                 legal |= move.cards
         players = tuple(self.player_label(self.positions[s]) for s in range(3))
-        prefix = f"Game {self.session.game_number if not self._result_pending else len(self.session.series.entries)}"
-        prefix += f" · seed {self.session.seed} · "
-        if rules_tag(self.session.rules):
-            prefix += f"{rules_tag(self.session.rules)} · "
+        game = f"Game {self.session.game_number if not self._result_pending else len(self.session.series.entries)}"
+        rest = f"{rules_tag(self.session.rules)} · " if rules_tag(self.session.rules) else ""
         series = self.session.series
         bock = bock_position(series, len(series.entries) - 1 if self._result_pending else len(series.entries))
         if bock:
-            prefix += f"Bock {bock}/{GAMES_PER_ROUND} · "
+            rest += f"Bock {bock}/{GAMES_PER_ROUND} · "
+        prefix = f"{game} · seed {self.session.seed} · {rest}"
         self.query_one(TableView).show(
             view, self.human_seat, self.names, german=self.settings.german, players=players,
-            info_prefix=prefix, legal=legal, selected=self.selected, scores=self._score_text(),
+            info_prefix=prefix, info_short_prefix=f"{game} · {rest}", legal=legal, selected=self.selected,
+            scores=self._score_text(),
         )
         self._update_actions()
 
@@ -490,7 +513,8 @@ class TableScreen(Screen):
             text = f"You won the bidding at {state.bid}: s = take the skat, h = play hand"
         elif phase == Phase.DISCARD:
             chosen = CardSet(self.selected).unicode(self.settings.german)
-            text = f"Choose two cards to discard (click, or ←/→ and space; 1–0): {chosen or 'none yet'} · x = discard"
+            # one line at 80 columns; ←/→ and space are in the keys list (?)
+            text = f"Two cards to discard (click, or keys 1–0 - =): {chosen or 'none yet'} · x = discard"
         elif phase == Phase.DECLARE:
             text = "Declare your game: k opens the declaration"
         elif phase == Phase.RAMSCH_SKAT:
@@ -500,8 +524,7 @@ class TableScreen(Screen):
             text = "All passed, Ramsch: " + ", ".join(text for kind, text in offers.items() if kind in legal)
         elif phase == Phase.RAMSCH_DISCARD:
             chosen = CardSet(self.selected).unicode(self.settings.german)
-            text = (f"Choose two cards to put back into the skat (click, or ←/→ and space; 1–0): "
-                    f"{chosen or 'none yet'} · x = put back")
+            text = f"Two cards back into the skat (click, or keys 1–0 - =): {chosen or 'none yet'} · x = put back"
         else:
             led = state.trick[0].unicode(self.settings.german) if state.trick else None
             text = f"Your card{' to ' + led if led else ' (you lead)'}: click, or ←/→ and Enter; 1–0 by position"
@@ -700,10 +723,14 @@ class TableScreen(Screen):
         self.refresh_table()
 
     def action_score_sheet(self) -> None:
-        self.app.push_screen(ScoreSheetScreen(self.session.series))
+        self.app.push_screen(ScoreSheetScreen(self.session.series, self.session.cards_shown))
 
     def action_toggle_debug(self) -> None:
         self.query_one(DebugPanel).toggle_class("visible")
+
+    def action_close_debug(self) -> None:
+        """Escape closes the panel (and with it the hint shown there)."""
+        self.query_one(DebugPanel).remove_class("visible")
 
     def action_hint(self) -> None:
         """What an AI would do in your position, from your view only."""
@@ -729,8 +756,7 @@ class TableScreen(Screen):
         # above the analysis it came from (or alone)
         self.query_one(DebugPanel).show_note(text if decision.analysis is not None
                                              else f"{text} (this player reports no analysis)")
-        self.say(text)
-        self.notify(text, title="Hint")
+        self.say(text)  # and above the analysis; no note, which would cover the table
         if isinstance(decision.move, Play) and decision.move.card in self.query_one(HandRow).cards:
             self.query_one(HandRow).cursor = self.query_one(HandRow).cards.index(decision.move.card)
             self.refresh_table()
@@ -804,7 +830,8 @@ TABLE_KEYS: list[tuple[str, list[tuple[str, str]]]] = [
         ("s", "take the skat, then put two cards back (x)"), ("u", "push the skat on unseen (Schieben)"),
         ("h", "declare a Grand Hand instead"), ("p", "play the Ramsch (without Schieben)")]),
     ("Skat", [("s", "take the skat"), ("h", "play hand (opens the declaration)"),
-              ("click / space / 1–0", "choose the two cards to discard"), ("x", "discard the chosen cards"),
+              ("click / space / 1–0 - =", "choose the two cards to discard (- and =: the 11th and 12th)"),
+              ("x", "discard the chosen cards"),
               ("k", "open the declaration dialog")]),
     ("Declaration dialog", [("1–6", "♣ ♠ ♥ ♦ Grand Null"), ("x / z / o", "schneider / schwarz / ouvert"),
                             ("Enter", "declare"), ("Esc", "back")]),

@@ -30,9 +30,10 @@ class DebugPanel(VerticalScroll):
     On a wide screen (the table screen's ``-wide`` breakpoint class, see app.tcss)
     it is a side column beside the table; on a narrow one it floats over the table."""
 
+    # the margin: over the table but not over the footer, which names the key that closes it
     DEFAULT_CSS = """
     DebugPanel {
-        layer: overlay; dock: right; width: 64; max-width: 100%; height: 100%;
+        layer: overlay; dock: right; width: 64; max-width: 100%; height: 100%; margin-bottom: 1;
         background: $panel; border-left: tall $accent; padding: 0 1;
         display: none;
     }
@@ -52,6 +53,8 @@ class DebugPanel(VerticalScroll):
         """Shown above the analysis, e.g. why a seat has none."""
         self.border_title = "AI debug"
         self.place_names: tuple[str, str, str] | None = None
+        self.hidden = ""
+        """Under the analysis: what it leaves out (a computer's decision during a live game)."""
 
     def compose(self):
         yield Static(id="debug-body")
@@ -61,10 +64,13 @@ class DebugPanel(VerticalScroll):
         self._redraw()
 
     def show_analysis(self, analysis: Analysis | ContractAnalysis, seat_name: str, german: bool = False,
-                      mover: str = "", side: str = "", place_names: tuple[str, str, str] | None = None) -> None:
+                      mover: str = "", side: str = "", place_names: tuple[str, str, str] | None = None,
+                      hidden: str = "") -> None:
         """``mover``: the name of the seat the analysis is for; ``side``: "declarer" or "defenders";
-        ``place_names``: the seats' names, for the grid of what the player believes."""
+        ``place_names``: the seats' names, for the grid of what the player believes; ``hidden``:
+        a line saying what the analysis leaves out."""
         self.analysis, self.seat_name, self.note, self.german = analysis, seat_name, "", german
+        self.hidden = hidden
         self.measure = (contract_measure_line(analysis) if is_contract(analysis)
                         else measure_line(analysis, mover or seat_name, side))
         self.place_names = place_names
@@ -74,12 +80,18 @@ class DebugPanel(VerticalScroll):
         """A line above the last analysis (or alone), e.g. 'East (random) reports no analysis'.
         It ends the search: a 'thinking' message no longer applies (the placeholder stays)."""
         self.note = note
-        if self.message != NO_ANALYSIS:
+        if self.message != NO_ANALYSIS and not self.hidden:
             self.message = ""
         self._redraw()
 
+    def show_summary(self, heading: str, hidden: str) -> None:
+        """A decision told without its analysis: ``heading`` (who decided, how long), then
+        ``hidden`` (why the rest is not shown)."""
+        self.analysis, self.note, self.message, self.hidden = None, "", heading, hidden
+        self._redraw()
+
     def clear(self, message: str = "") -> None:
-        self.analysis, self.note = None, ""
+        self.analysis, self.note, self.hidden = None, "", ""
         self.message = message or NO_ANALYSIS
         self._redraw()
 
@@ -93,7 +105,7 @@ class DebugPanel(VerticalScroll):
 
     def render_body(self) -> RenderableType:
         if self.analysis is None:
-            return Text("\n".join(filter(None, (self.note, self.message))), style="dim")
+            return Text("\n".join(filter(None, (self.note, self.message, self.hidden))), style="dim")
         analysis = self.analysis
         if is_contract(analysis):
             table = contract_table(analysis, self.german)
@@ -102,6 +114,8 @@ class DebugPanel(VerticalScroll):
             table = analysis_table(analysis, self.german)
             heading = Text(describe_analysis(analysis, self.seat_name, self.german), style="bold")
         parts: list[RenderableType] = [heading, Text(self.measure, style="italic"), table]
+        if self.hidden:
+            parts.append(Text(self.hidden, style="dim"))
         if self.note:
             parts.insert(0, Text(self.note, style="italic dim"))
         return Group(*parts)
@@ -109,7 +123,7 @@ class DebugPanel(VerticalScroll):
     def plain(self) -> str:
         """The panel as text (tests)."""
         if self.analysis is None:
-            return "\n".join(filter(None, (self.note, self.message)))
+            return "\n".join(filter(None, (self.note, self.message, self.hidden)))
         lines = [self.note] if self.note else []
         if is_contract(self.analysis):
             lines += [describe_contract(self.analysis, self.seat_name, self.german), self.measure]
@@ -118,4 +132,6 @@ class DebugPanel(VerticalScroll):
         lines += [describe_analysis(self.analysis, self.seat_name, self.german), self.measure]
         for card_label, hist, mean, std, ev, win, sims, chosen in analysis_rows(self.analysis, self.german):
             lines.append(f"{'▶' if chosen else ' '} {card_label:4} {hist} {mean} {std} {ev} {win} {sims}")
+        if self.hidden:
+            lines.append(self.hidden)
         return "\n".join(lines)

@@ -12,6 +12,8 @@ from engine.review import BLUNDER, MISTAKE, ONLY_CARD, ContractReview, DecisionR
 
 BARS = " ▁▂▃▄▅▆▇█"
 BAR_ROWS = 3
+COMPACT_BELOW = 32
+"""Terminal lines under which the plot is compact: the table needs its rows for the trick."""
 LABEL_WIDTH = 11
 DECLARER_VIEW, DEFENDER_VIEW = "cyan", "magenta"
 MARK_STYLES = {BLUNDER: "bold white on red", MISTAKE: "bold black on yellow", ONLY_CARD: "bold black on green"}
@@ -37,9 +39,14 @@ def _bar_cell(chance: float | None, row: int) -> str:
     return BARS[max(0, min(8, eighths - below))]
 
 
-def course_lines(review: GameReview, position: int | None, width: int) -> list[Text]:
+def course_lines(review: GameReview, position: int | None, width: int, compact: bool = False) -> list[Text]:
     """The plot as lines: chance bars (BAR_ROWS high), the double-dummy strip, the marks,
-    and a ▲ under the card the replay has just shown (``position``: moves applied)."""
+    and a ▲ under the card the replay has just shown (``position``: moves applied).
+    ``compact`` (a short terminal, so the table keeps room for the trick): one row of bars on
+    the double-dummy outcome's colour instead of the bars and the strip."""
+    if compact and not review.ramsch and review.decisions:
+        full = course_lines(review, position, width)
+        return [compact_bars(review, width), *full[BAR_ROWS + 1:]]
     decisions = review.decisions
     cell = 2 if LABEL_WIDTH + 2 * len(decisions) <= width else 1
     chances = view_chances(review)
@@ -76,6 +83,19 @@ def course_lines(review: GameReview, position: int | None, width: int) -> list[T
     return lines
 
 
+def compact_bars(review: GameReview, width: int) -> Text:
+    """One row: each card's bar (the declarer's chance from the mover's view, in the side's
+    colour) on a green (won) or red (lost) double-dummy background."""
+    decisions = review.decisions
+    cell = 2 if LABEL_WIDTH + 2 * len(decisions) <= width else 1
+    line = Text.assemble(" " * (LABEL_WIDTH - 9), ("decl", DECLARER_VIEW), "/", ("def", DEFENDER_VIEW), " ")
+    for d, chance in zip(decisions, view_chances(review)):
+        bar = " " if chance is None else BARS[max(1, round(chance * 8))]
+        line.append(bar * cell, style=f"{DECLARER_VIEW if d.declarer_side else DEFENDER_VIEW} on "
+                                      f"{'dark_green' if d.declarer_dd_after else 'dark_red'}")
+    return line
+
+
 def current_index(review: GameReview, position: int | None) -> int | None:
     """Index of the last card played at ``position`` (moves applied), or None before the first."""
     if position is None:
@@ -88,8 +108,9 @@ def current_index(review: GameReview, position: int | None) -> int | None:
 
 
 def accuracy_line(review: GameReview) -> Text:
-    """'Accuracy: Ann 80% (1 ??) · Bob 100% · Cid 92% (1 ?)'."""
-    text = Text("Accuracy: ", style="bold")
+    """'Accuracy: Ann 80% (1 ??) · Bob 100% · Cid 92% (1 ?)'; a Ramsch, which has no accuracy
+    (no declarer's chance to keep), counts the marks: 'Marks: Ann 1 ?? · Bob none · Cid none'."""
+    text = Text("Marks: " if review.ramsch else "Accuracy: ", style="bold")
     first = True
     for s in review.summaries():
         if s.choices == 0:
@@ -97,9 +118,12 @@ def accuracy_line(review: GameReview) -> Text:
         if not first:
             text.append(" · ")
         first = False
-        text.append(f"{s.name} {'–' if s.accuracy is None else f'{s.accuracy:.0f}%'}")
         counts = [f"{n} {m}" for n, m in ((s.blunders, BLUNDER), (s.mistakes, MISTAKE), (s.only_cards, ONLY_CARD))
                   if n]
+        if review.ramsch or s.accuracy is None:
+            text.append(f"{s.name} {', '.join(counts) or 'none'}")
+            continue
+        text.append(f"{s.name} {s.accuracy:.0f}%")
         if counts:
             text.append(f" ({', '.join(counts)})")
     if first:
@@ -107,8 +131,16 @@ def accuracy_line(review: GameReview) -> Text:
     return text
 
 
+LEGEND = Text("bars: declarer's chance, mover's view · DD: all hands open, green won · ? ??", style="dim")
+COMPACT_LEGEND = Text("bars: declarer's chance, mover's view · background: all hands open, green won",
+                      style="dim")
+"""What the plot's codes mean (the compact plot draws double dummy as the bars' background)."""
+
+
 def decision_note(d: DecisionReview, german: bool = False) -> str:
-    """One card's review for the status line: '?? −15 pts −100% (best ♥J) · DD 47 L, ♥J 62 W'."""
+    """One card's review for the status line, in words, each figure with its view: the mover's
+    own view (the search over the worlds it could not tell apart) and all hands open (double
+    dummy), e.g. '?? own view: −15 pts −100%, best ♥J · open hands: 47 lost, ♥J 62 won'."""
     from engine.cards import Card
 
     def name(card: str) -> str:
@@ -117,29 +149,32 @@ def decision_note(d: DecisionReview, german: bool = False) -> str:
     if d.forced:
         return "forced"
     mine = d.chosen_value
+    mark = f"{d.mark} " if d.mark else ""
     if d.ramsch:  # his own card points, paranoid: fewer is better
         best = min(d.cards, key=lambda c: c.dd_points)
-        text = f"{d.mark} " if d.mark else ""
-        text += f"DD {mine.dd_points} own card points"
+        text = f"{mark}open hands: {mine.dd_points} own card points"
         return text + (f", {name(best.card)} {best.dd_points}" if d.dd_loss_points else " (as good as the best)")
-    parts = [d.mark] if d.mark else []
+    losses = []
     if d.view_loss_points is not None and d.view_loss_points >= 0.5:
-        parts.append(f"−{d.view_loss_points:.0f} pts")
+        losses.append(f"−{d.view_loss_points:.0f} pts")
     if d.view_loss_win is not None and d.view_loss_win >= 0.005:
-        parts.append(f"−{100 * d.view_loss_win:.0f}%")
+        losses.append(f"−{100 * d.view_loss_win:.0f}%")
     searched = [c for c in d.cards if c.view_win is not None]
-    if searched and len(parts) > (1 if d.mark else 0):
+    if searched and losses:
         best = max(searched, key=lambda c: (c.view_points or 0.0, c.view_win))
-        parts.append(f"(best {name(best.card)})")
-    if not parts:
-        parts.append("as good as the best")
-    dd = f"DD {mine.dd_points} " if mine.dd_points is not None else "DD "
-    dd += "W" if mine.dd_won else "L"
+        own = f"own view: {' '.join(losses)}, best {name(best.card)}"
+    else:
+        own = "own view: as good as the best"
+
+    def outcome(value) -> str:
+        points = f"{value.dd_points} " if value.dd_points is not None else ""
+        return f"{points}{'won' if value.dd_won else 'lost'}"
+
+    dd = f"open hands: {outcome(mine)}"
     best_dd = max(d.cards, key=lambda c: (c.dd_won, c.dd_points or 0))
     if (best_dd.dd_won, best_dd.dd_points) != (mine.dd_won, mine.dd_points):
-        dd += f", {name(best_dd.card)} {best_dd.dd_points if best_dd.dd_points is not None else ''}" \
-              f"{' ' if best_dd.dd_points is not None else ''}{'W' if best_dd.dd_won else 'L'}"
-    return " ".join(parts) + " · " + dd
+        dd += f", {name(best_dd.card)} {outcome(best_dd)}"
+    return f"{mark}{own} · {dd}"
 
 
 def contract_note(c: ContractReview, german: bool = False) -> str:
@@ -196,9 +231,12 @@ class ReviewPlot(Widget):
         if self.review is None:
             return [Text(self.progress)] if self.progress else []
         width = max(40, self.size.width - 2) if self.size.width else 80
+        compact = self.app.size.height < COMPACT_BELOW
         lines = [accuracy_line(self.review)]
         if self.review.decisions:
-            lines += course_lines(self.review, self.position, width)
+            if not self.review.ramsch:
+                lines.append(COMPACT_LEGEND if compact else LEGEND)
+            lines += course_lines(self.review, self.position, width, compact)
         if self.progress:
             lines.append(Text(self.progress))
         return lines

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -13,14 +15,15 @@ def _signed(n: int) -> str:
     return f"{n:+d}" if n else "·"
 
 
-def score_rows(series: Series) -> list[tuple[str, ...]]:
+def score_rows(series: Series, cards_shown: Collection[int] = ()) -> list[tuple[str, ...]]:
     """One row per game, then the totals: number, declarer and game, bid, card points,
     result, then per player the plain change with the Seeger-Fabian change in brackets.
+    ``cards_shown``: the games (0-based) in which the computers' cards were shown, marked *.
 
     Plain and Seeger-Fabian share a player's column so the sheet fits 80 columns."""
     rows = []
     names = series.names
-    for entry in series.entries:
+    for index, entry in enumerate(series.entries):
         plain, sf = entry.scores(series.table_size)
         result = entry.result
         if result is None:
@@ -39,6 +42,8 @@ def score_rows(series: Series) -> list[tuple[str, ...]]:
             if result.doublings:  # K Kontra, R Re (the sheet's heading explains the letters)
                 value += " " + "".join(call[0] for call in result.doublings)
         number = f"{entry.number} B" if entry.bock else str(entry.number)
+        if index in cards_shown:
+            number += " *"
         rows.append((number, game, bid, points, value,
                      *(f"{_signed(p)} ({_signed(s)})" for p, s in zip(plain, sf))))
     totals = series.totals()
@@ -46,9 +51,12 @@ def score_rows(series: Series) -> list[tuple[str, ...]]:
     return rows
 
 
-def score_legend(series: Series) -> str:
-    """What the sheet's marks mean, for the house rules of the series ('' without any)."""
+def score_legend(series: Series, cards_shown: Collection[int] = ()) -> str:
+    """What the sheet's marks mean, for the house rules of the series and the games marked
+    as played with the computers' cards shown ('' without any)."""
     marks = []
+    if cards_shown:
+        marks.append("* the computers' cards were shown during play")
     if series.rules.kontra:
         marks.append("K Kontra, R Re")
     if series.rules.bock:
@@ -78,9 +86,10 @@ class ScoreSheet(DataTable):
     ScoreSheet { height: auto; max-height: 100%; scrollbar-size-vertical: 1; }
     """
 
-    def __init__(self, series: Series, **kwargs) -> None:
+    def __init__(self, series: Series, cards_shown: Collection[int] = (), **kwargs) -> None:
         super().__init__(zebra_stripes=True, cursor_type="row", **kwargs)
         self.series = series
+        self.cards_shown = cards_shown
 
     def on_mount(self) -> None:
         self.add_columns("#", "Game", "Bid", "Pts", "Result", *(f"{n} (SF)" for n in self.series.names))
@@ -88,7 +97,7 @@ class ScoreSheet(DataTable):
 
     def reload(self) -> None:
         self.clear()
-        rows = score_rows(self.series)
+        rows = score_rows(self.series, self.cards_shown)
         for row in rows[:-1]:
             self.add_row(*row)
         self.add_row(*(Text(cell, style="bold") for cell in rows[-1]))

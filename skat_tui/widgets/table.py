@@ -294,9 +294,27 @@ class TrickArea(Static):
 
 
 class InfoBar(Static):
+    """The header line: the full one where it fits, else a shorter one, so it never wraps."""
+
     DEFAULT_CSS = """
-    InfoBar { height: auto; max-height: 2; width: 100%; padding: 0 1; background: $panel; }
+    InfoBar { height: 1; width: 100%; padding: 0 1; background: $panel; }
     """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.lines: tuple[Text, Text] = (Text(), Text())
+
+    def show_lines(self, full: Text, short: Text) -> None:
+        self.lines = (full, short)
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        full, short = self.lines
+        room = self.content_size.width or 10**6  # before the first layout: the full line
+        self.update(full if full.cell_len <= room else short)
 
     def plain(self) -> str:
         return str(self.render())
@@ -343,6 +361,7 @@ class TableView(Widget):
         open_hands: bool = False,
         players: tuple[str, str, str] = ("", "", ""),
         info_prefix: str = "",
+        info_short_prefix: str | None = None,
         legal: int | None = None,
         selected: int = 0,
         thinking: dict[int, str] | None = None,
@@ -403,7 +422,9 @@ class TableView(Widget):
         side_score = self.query_one("#side-score", SidePanel)
         side_score.update(scores or "")
         side_score.set_class(scores is not None, "has-scores")
-        self.query_one(InfoBar).update(self._info(state, names, german, info_prefix))
+        short_prefix = info_prefix if info_short_prefix is None else info_short_prefix
+        self.query_one(InfoBar).show_lines(self._info(state, names, german, info_prefix),
+                                           self._info(state, names, german, short_prefix, short=True))
 
     def _trick_look(self, state: GameState, names, spots: dict[int, str]) -> TrickLook:
         if state.phase in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
@@ -444,7 +465,9 @@ class TableView(Widget):
             return TrickLook(title, cards_of_trick(last.cards, last.leader), dim=True)
         return TrickLook(f"Trick 1 · {names[state.leader]} to lead", {})
 
-    def _info(self, state: GameState, names, german: bool, prefix: str) -> Text:
+    def _info(self, state: GameState, names, german: bool, prefix: str, short: bool = False) -> Text:
+        """``short``: for 80 columns, the points and the put-away cards without their words and
+        the skat only until it is put away (what counts for the declarer is the discard)."""
         text = Text(prefix)
         if state.is_ramsch:
             text.append("Ramsch", style="bold yellow")
@@ -468,11 +491,12 @@ class TableView(Widget):
         if state.declarer is not None and state.phase in (Phase.PLAY, Phase.FINISHED):
             declarer = state.points[state.declarer]
             defenders = sum(state.points) - declarer
-            text.append(f" · points {declarer}:{defenders}")
+            text.append(f" · {declarer}:{defenders}" if short else f" · points {declarer}:{defenders}")
         if state.skat_known and state.skat and state.perspective is not None and state.skat_taken:
-            text.append(" · skat ")
-            text.append_text(cards_text(list(cards_of(state.skat)), german))
+            if not (short and state.discard):
+                text.append(" · skat ")
+                text.append_text(cards_text(list(cards_of(state.skat)), german))
             if state.discard:  # what now counts for the declarer
-                text.append(" · put away ")
+                text.append(" · away " if short else " · put away ")
                 text.append_text(cards_text(list(cards_of(state.discard)), german))
         return text

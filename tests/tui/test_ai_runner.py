@@ -144,7 +144,7 @@ async def test_a_hint_still_thinking_stops_when_you_move_and_never_shows_later(f
         await wait_until(pilot, lambda: screen.my_turn and screen.state.phase == Phase.SKAT)
         await pilot.press("i")
         await wait_until(pilot, lambda: screen.last_analysis is not None)
-        assert screen.last_analysis[0].startswith("Hint for")
+        assert screen.last_analysis[1].startswith("Hint for")
         await pilot.press("s")  # your move; your turn again, and no opponent's decision starts
         assert screen.my_turn and screen.state.phase == Phase.DISCARD
         await wait_until(pilot, lambda: hinter.stopped.is_set())

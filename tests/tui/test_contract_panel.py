@@ -59,7 +59,9 @@ async def test_the_discard_hint_of_a_search_bidder_names_the_two_cards_and_the_g
 
 async def west_first_bid(settings, west: Player) -> tuple[ContractAnalysis, list[str], str]:
     """West (middlehand) bids first, to you: its bidding decision is the first on the panel.
-    Its analysis, the panel's lines from West's heading on, and West's name."""
+    Its analysis, the panel's lines from West's heading on, and West's name.  With the
+    computers' cards shown: during the game the panel hides them otherwise."""
+    settings.show_computer_cards = True
     app = SkatApp(session=TableSession.new(SEED, series_save_path()), settings=settings,
                   players={1: west, 2: PassivePlayer()})
     async with app.run_test(size=(120, 32)) as pilot:
@@ -105,6 +107,7 @@ async def test_an_anchored_search_bidder_passing_without_worlds_shows_the_heuris
 async def test_the_panel_gives_the_heuristics_reason_for_its_bid(fast_settings):
     from engine.players.heuristic import HeuristicPlayer
 
+    fast_settings.show_computer_cards = True  # the reason speaks of West's hand
     app = SkatApp(session=TableSession.new(SEED, series_save_path()), settings=fast_settings,
                   players={1: HeuristicPlayer(1), 2: PassivePlayer()})
     async with app.run_test(size=(120, 32)) as pilot:
@@ -139,11 +142,12 @@ def test_the_panel_with_a_bidding_analysis(snap_compare, fast_settings):
     players = {1: SteadyClockPlayer(spec, 5), 2: SteadyClockPlayer(spec, 6)}
     for player in players.values():
         player.inner.bidder.anchored = False  # the search values hands the heuristic would pass at once
+    fast_settings.show_computer_cards = True  # the bidders' candidates, hidden during a fair game
     app = SkatApp(session=TableSession.new(SEED, series_save_path()), settings=fast_settings, players=players)
 
     async def bidding(pilot):
         screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn and isinstance(screen.last_analysis[1], ContractAnalysis)
+        await wait_until(pilot, lambda: screen.my_turn and isinstance(screen.last_analysis[2], ContractAnalysis)
                          if screen.last_analysis else False, timeout=60)
         await pilot.press("d")
         await wait_until(pilot, lambda: footer_settled(app))

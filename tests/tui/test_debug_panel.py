@@ -23,9 +23,11 @@ async def start_grand(app: SkatApp, pilot) -> TableScreen:
     return screen
 
 
-def west_thinks(west, settings) -> SkatApp:
+def west_thinks(west, settings, show_cards: bool = True) -> SkatApp:
     """West is the AI under watch; East holds its card until the app closes, so
-    West's final analysis stays on the panel (East's move would add a note above it)."""
+    West's final analysis stays on the panel (East's move would add a note above it).
+    ``show_cards``: the setting that shows the computers' cards during the game."""
+    settings.show_computer_cards = show_cards
     return SkatApp(session=TableSession.new(3, series_save_path()), settings=settings,
                    players={1: west, 2: HoldingPassivePlayer()})
 

@@ -29,6 +29,8 @@ async def test_the_replay_shows_a_ramsch_review_and_jumps_to_its_blunder(tmp_pat
         plot = screen.query_one(ReviewPlot)
         assert plot.has_class("-shown") and plot.review is not None and plot.review.ramsch
         assert "Ramsch: marks by card points given away" in plot.plain()
+        first = plot.plain().splitlines()[0]  # no accuracy without a declarer's chance: the marks
+        assert first.startswith("Marks: Ann ") and "–" not in first and "Accuracy" not in first
         await pilot.press("n")  # to just after the first marked card: Ann's ♣8 leading trick 3
         status = screen.status_text()
-        assert "Ann plays ♣8" in status and "?? DD 82 own card points, ♥8 27" in status
+        assert "Ann plays ♣8" in status and "?? open hands: 82 own card points, ♥8 27" in status

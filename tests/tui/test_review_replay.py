@@ -48,11 +48,13 @@ async def test_the_replay_shows_the_cached_review_and_jumps_to_the_blunder(tmp_p
             await pilot.press("n")  # to just after the next marked card
             assert screen.navigator.position == d.move + 1
         status = screen.status_text()
-        assert "Ann plays ♥A ??" in status and "(best ♥J)" in status and "DD 47 L, ♥J 62 W" in status
+        assert "Ann plays ♥A ??" in status and "own view: −15 pts −100%, best ♥J" in status
+        assert "open hands: 47 lost, ♥J 62 won" in status
         cursor = plot.plain().splitlines()[-1]
         marks = plot.plain().splitlines()[-2]
         assert cursor.index("▲") == marks.index("??")  # the cursor stands under the blunder's mark
-        course = plot.plain().splitlines()[1:-1]  # three rows of bars, the double-dummy strip, the marks
+        legend, *course = plot.plain().splitlines()[1:-1]  # three rows of bars, the double-dummy strip, the marks
+        assert legend.startswith("bars: declarer's chance, mover's view · DD: all hands open")
         assert course[3].index("▀") == LABEL_WIDTH  # the labels are as wide in every row
         assert {len(line) for line in course} == {LABEL_WIDTH + 2 * len(plot.review.decisions)}
         await pilot.press("home", "right")  # Bob passes at 18: valued by the search bidder
@@ -96,3 +98,59 @@ async def test_a_cached_review_of_a_changed_record_is_not_shown(tmp_path, fast_s
         assert not screen.query_one(ReviewPlot).has_class("-shown")
         await pilot.press("n")
         assert screen.navigator.position == 0
+
+
+async def test_the_review_in_the_replay_says_what_it_waits_for_and_which_card_it_reviews(tmp_path, fast_settings,
+                                                                                         monkeypatch):
+    import threading
+
+    import engine.review
+    from engine.players import readiness
+    from engine.review import ReviewStopped, card_decisions
+
+    core_ready, finish = threading.Event(), threading.Event()
+    monkeypatch.setattr(readiness, "pending", lambda *parts: not core_ready.is_set())
+
+    def one_card_then_wait(record, *args, on_decision=None, stop=None, **kwargs):
+        on_decision(1, len(card_decisions(record)))
+        finish.wait(30)
+        raise ReviewStopped("the test is over")
+
+    monkeypatch.setattr(engine.review, "review_record", one_card_then_wait)
+    path = planted_file(tmp_path, reviewed=False)
+    app, records = replay_app(path, fast_settings)
+    total = len(card_decisions(records[0]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        plot = app.screen.query_one(ReviewPlot)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: "waiting for the search core" in plot.progress)
+        core_ready.set()
+        await wait_until(pilot, lambda: plot.progress == f"reviewing card 2 of {total}…")
+        finish.set()
+
+
+async def test_at_80_by_24_the_review_leaves_the_trick_room(tmp_path, fast_settings):
+    app, _ = replay_app(planted_file(tmp_path, reviewed=True), fast_settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        plot = app.screen.query_one(ReviewPlot)
+        for _ in range(3):
+            await pilot.press("n")  # to the blunder at trick 9: two cards on the table, Ann's third
+        await pilot.pause()
+        lines = plot.plain().splitlines()
+        assert lines[1].startswith("bars: declarer's chance, mover's view · background: all hands open")
+        assert len(lines) == 5 and all(len(line) <= 78 for line in lines)  # the bars and the strip in one row
+        # the trick: its title, the two cards beside each other and Ann's below them, three lines each
+        assert app.screen.query_one("#trick").region.height >= 9
+
+
+async def test_the_replay_footer_shows_its_first_keys_at_80_columns(tmp_path, fast_settings):
+    from tui_fakes import footer_settled
+
+    app, _ = replay_app(planted_file(tmp_path, reviewed=False), fast_settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: footer_settled(app))
+        footer = app.screen.query_one("Footer")
+        shown = {key.key for key in footer.query("FooterKey") if key.region.right <= footer.region.right
+                 and key.region.x >= footer.region.x and key.region.width > 0}
+        assert {"right", "left", "right_square_bracket", "n", "question_mark", "q"} <= shown
+        assert footer.scroll_x == 0  # nothing scrolled out of sight

@@ -21,6 +21,7 @@ def cold_core(monkeypatch):
     monkeypatch.setattr(warmup, "_done", threading.Event())
     monkeypatch.setattr(readiness, "_background", threading.Event())
     monkeypatch.setattr(warmup, "background_failure", None)
+    monkeypatch.setattr(warmup, "cache_holds_core", lambda: False)
 
     def set_parts(parts):
         monkeypatch.setattr(warmup, "_WARM_UP", parts)
@@ -60,12 +61,37 @@ async def test_the_note_shows_which_parts_are_ready_until_the_core_is(cold_core,
     app = new_app(fast_settings)
     async with app.run_test() as pilot:
         await wait_until(pilot, lambda: notes(app, "2 of 3 parts ready"))
-        (message,) = notes(app, "2 of 3 parts ready")
-        assert "heuristic card play, Monte Carlo playouts; now: solver" in message
-        assert "once, on the first start" in message
+        (message,) = notes(app, "")  # one note on the subject at a time: the one before is gone
+        assert message == ("Compiling the search core, once: 2 of 3 parts ready, now the solver. "
+                           "Meanwhile the computers play simple cards.")
         solver_may_finish.set()
-        await wait_until(pilot, lambda: notes(app, "is ready"))
-        assert not notes(app, "failed")
+        await wait_until(pilot, lambda: notes(app, "ready ("))
+        assert len(notes(app, "")) == 1 and not notes(app, "failed")
+
+
+async def test_a_cached_core_that_loads_slowly_is_loading_not_compiling(cold_core, fast_settings, monkeypatch):
+    monkeypatch.setattr(warmup, "cache_holds_core", lambda: True)
+    solver_may_finish = threading.Event()
+    cold_core({warmup.HEURISTIC: lambda: None, warmup.PLAYOUTS: lambda: None,
+               warmup.SOLVER: lambda: solver_may_finish.wait(30)})
+    app = new_app(fast_settings)
+    async with app.run_test() as pilot:
+        await wait_until(pilot, lambda: notes(app, "2 of 3 parts ready"))
+        (message,) = notes(app, "")
+        assert message == "Loading the search core: 2 of 3 parts ready, now the solver."
+        solver_may_finish.set()
+
+
+def test_the_cache_check_tells_a_cold_cache(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    check = "import skat_tui.app; from engine.tools import warmup; print(warmup.cache_holds_core())"
+    cold = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                          env={**__import__("os").environ, "NUMBA_CACHE_DIR": str(tmp_path)}, check=True)
+    assert cold.stdout.strip() == "False"
+    warm = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True)
+    assert warm.stdout.strip() == "True"  # the session fixture compiled the core into the cache
 
 
 async def test_a_warm_core_shows_no_note(fast_settings):
