@@ -208,16 +208,16 @@ LEGEND = ("* declarer.  view: the side's expected card points and win share from
 
 
 def call_note(c: CallReview) -> str:
-    """A call's review: '? the defenders lose double-dummy; own view 38 % (Kontra from 50 %)'."""
+    """A call's review, in the words of the card marks: '? own view: the defenders win 38 %
+    (Kontra from 50 %) · open hands: the defenders lose'."""
     if c.call == "Kontra":
         outcome = "the defenders " + ("win" if c.side_wins_dd else "lose")
     else:
         outcome = "the declarer " + ("wins" if c.side_wins_dd else "loses")
-    text = f"{c.mark} " if c.mark else ""
-    text += f"{outcome} double-dummy"
-    if c.view_win is not None:
-        text += f"; own view {c.view_win:.0%} ({c.call} from {c.threshold:.0%})"
-    return text
+    side = "the defenders win" if c.call == "Kontra" else "the declarer wins"
+    parts = [f"own view: {side} {c.view_win:.0%} ({c.call} from {c.threshold:.0%})"] if c.view_win is not None else []
+    parts.append(f"open hands: {outcome}")
+    return (f"{c.mark} " if c.mark else "") + " · ".join(parts)
 
 
 def review_report(review: GameReview, german: bool = False) -> Group:

@@ -165,7 +165,8 @@ def test_review_judges_kontra_and_re_against_the_double_dummy_outcome():
     table = skat("review", records, "--id", "hr-kontra-re", "--simulations", "4", "--no-cache")
     assert table.returncode == 0, table.stderr
     text = " ".join(table.stdout.split())
-    assert "Calls: Cid: Kontra · the defenders" in text and "Bob: Re ·" in text and "double-dummy" in text
+    assert "Calls: Cid: Kontra · own view: the defenders win" in text and "Bob: Re ·" in text
+    assert "open hands: the declarer" in text
 
 
 def test_the_summary_per_player_fits_80_columns_uncut():
