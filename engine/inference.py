@@ -55,8 +55,7 @@ from . import hand_tables
 from .cards import Mask, cards_of
 from .game import Bid, GameState, Hold, Pass, Phase
 from .players import hand_eval
-from .players.playout import void_classes
-from .rules import GameType, next_bid
+from .rules import GameType, next_bid, void_classes
 from .sampling import SKAT_PLACE, World, WorldSampler, shown_voids
 
 

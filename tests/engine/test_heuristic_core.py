@@ -19,9 +19,8 @@ from engine.players.playout import (
     playout,
     playout_cards,
     playout_worlds,
-    void_classes,
 )
-from engine.rules import GameType
+from engine.rules import GameType, void_classes
 from engine.scoring import Declaration
 
 
