@@ -650,7 +650,8 @@ def _how_it_ended(record) -> str:
 
 
 def _calibrate() -> int:
-    from engine.calibration import calibrate, calibration_file
+    from engine.calibration import calibrate
+    from engine.limits import calibration_file
 
     data = calibrate()
     print(f"workload: {data['workload_seconds']:.3f} s here, {data['reference_seconds']:.3f} s on the reference machine")

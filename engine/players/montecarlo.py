@@ -6,10 +6,11 @@ solver), score each outcome with an ``Evaluation``, and choose the card with
 the best mean evaluation.  Worlds are drawn in batches; batch ``k`` of a
 decision is seeded from (decision seed, k), and the final statistics are
 summed in batch order, so a simulation budget gives the same choice whatever
-the number of threads.  A time budget is in reference seconds (see
-``engine.calibration``).  ``stop`` and the deadline are checked between batches, and
-a watcher thread calls ``on_stop_requested`` the moment either is reached so a
-subclass can also cut a long batch short (PIMC aborts its running solves).
+the number of threads.  A time budget is in reference seconds (``engine.limits``
+converts it with the speed factor ``engine.calibration`` measured).  ``stop`` and
+the deadline are checked between batches, and a watcher thread calls
+``on_stop_requested`` the moment either is reached so a subclass can also cut a
+long batch short (PIMC aborts its running solves).
 
 With Kontra and Re (house rule) allowed, the card's worlds also decide the
 call (``engine.players.calls``): the player says it, with the figures in its
@@ -35,11 +36,10 @@ import numpy as np
 
 from . import readiness
 from ..analysis import Analysis, CardAccumulator
-from ..calibration import wall_seconds
 from ..cards import CARD_POINTS, Card, cards_of
 from ..evaluation import Evaluation, default_for
 from ..game import GameState, Kontra, Phase, Play, Re
-from ..limits import Limit
+from ..limits import Limit, wall_seconds
 from ..rules import CLASS_OF, STRENGTH, TRUMP_CLASS, GameType
 from ..scoring import declarer_wins
 from ..inference import InferenceSampler, belief_rows, beliefs_of, pool_size

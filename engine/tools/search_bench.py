@@ -195,7 +195,7 @@ def player_rows(quick: bool) -> list[BenchRow]:
 
 def budget_rows(positions, quick: bool) -> list[BenchRow]:
     """How far a timed move overshoots its budget, and how fast a stop is obeyed."""
-    from ..calibration import wall_seconds
+    from ..limits import wall_seconds
     from ..players.mcu import MCUPlayer
     from ..players.pimc import PIMCPlayer
 
