@@ -32,8 +32,8 @@ def _workload() -> None:
     from .scoring import WIN_POINTS
     from .dds.solver import Position, SolverContext, solve_threshold
     from .game import Deal
-    from .players import heuristic_core
-    from .players.playout import BENCH_GAMES
+    from .policy import heuristic_core
+    from .policy.playout import BENCH_GAMES
     from .rules import GameType
 
     heuristic_core.random_deal_playouts(BENCH_GAMES, 80000, 12345)

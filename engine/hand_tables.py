@@ -1,4 +1,4 @@
-"""The heuristic's hand evaluation (``engine.players.hand_eval``) for many hands at once.
+"""The heuristic's hand evaluation (``engine.policy.hand_eval``) for many hands at once.
 
 Inference judges the bidding and the declaration in thousands of candidate
 worlds per decision; one Python call of ``hand_eval`` per hand and world
@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from .cards import CARD_POINTS, Rank, Suit
-from .players import hand_eval
+from .policy import hand_eval
 from .rules import NULL_VALUES, GameType
 from .scoring import trump_order_high_to_low
 

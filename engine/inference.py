@@ -54,7 +54,7 @@ import numpy as np
 from . import hand_tables
 from .cards import Mask, cards_of
 from .game import Bid, GameState, Hold, Pass, Phase
-from .players import hand_eval
+from .policy import hand_eval
 from .rules import GameType, next_bid, void_classes
 from .sampling import SKAT_PLACE, World, WorldSampler, shown_voids
 

@@ -18,7 +18,7 @@ from ..evaluation import Evaluation
 from ..limits import Limit
 from ..sampling import World
 from .montecarlo import BatchOutcome, MonteCarloPlayer, side_won, whole_number_param
-from .playout import PublicPosition, playout_cards
+from ..policy.playout import PublicPosition, playout_cards
 from .ramsch import ramsch_outcomes
 
 

@@ -27,8 +27,8 @@ from ..cards import CARD_POINTS, Mask, cards_of
 from ..game import Declare, Discard, GameState, Pass, Phase, PickUp, Push
 from ..rules import GameType, void_classes
 from ..scoring import Declaration
-from . import hand_eval
-from . import heuristic_core as core
+from ..policy import hand_eval
+from ..policy import heuristic_core as core
 
 PUSH_AT_MOST = 1
 """Aces and tens (jacks aside) a hand may hold and still push the Ramsch skat on unseen."""

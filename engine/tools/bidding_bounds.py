@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from ..inference import bid_steps
-from ..players import hand_eval
+from ..policy import hand_eval
 from ..scoring import seeger_fabian_lost, seeger_fabian_won
 from ..record import parse_record
 from ..tournament import GameOutcome, read_journal, summarize

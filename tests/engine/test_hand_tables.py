@@ -7,7 +7,7 @@ import pytest
 
 from engine import hand_tables
 from engine.cards import FULL_DECK, cards_of
-from engine.players import hand_eval
+from engine.policy import hand_eval
 from engine.rules import GameType
 
 

@@ -12,7 +12,7 @@ from engine.game import Deal, GameState, Phase
 from engine.inference import (FITTED_MODEL, PolicyModel, _bid_margins, _choice_log_likelihood, _sigmoid, beliefs,
                               bid_steps, evidence_in)
 from engine.inference_core import declarer_mixture, mixture_log_likelihood, pair_masks
-from engine.players import hand_eval
+from engine.policy import hand_eval
 from engine.players.heuristic import HeuristicPlayer
 from engine.rules import GameType
 from engine.sampling import WorldSampler

@@ -9,7 +9,7 @@ import numpy as np
 from engine.card_layout import RAMSCH_GAME
 from engine.cards import CARD_POINTS, Card, mask_of
 from engine.dds.reference import deal
-from engine.players import heuristic_core as core
+from engine.policy import heuristic_core as core
 
 
 def _cards(*names: str) -> int:
