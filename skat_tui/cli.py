@@ -474,7 +474,7 @@ def _beliefs_of_every_sampler(view, worlds: int, seed: int) -> dict:
     each sampler's belief rests on: every drawn world for the uniform samplers; for
     inference the effective sample size of the pool a search of ``worlds`` worlds draws,
     and the chance that each other seat plays like a searching program."""
-    from engine.inference import SAMPLERS, beliefs, pool_size
+    from engine.worlds.inference import SAMPLERS, beliefs, pool_size
 
     found = {sampler: beliefs(view, sampler, seed=seed, pool=pool_size(worlds or None)) for sampler in SAMPLERS}
     return {

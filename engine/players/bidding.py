@@ -76,9 +76,9 @@ from ..game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp
 from ..policy import hand_eval
 from ..policy.playout import PublicPosition, playout_worlds
 from ..rules import BID_VALUES, FOREHAND, GameType
-from ..sampling import WorldSampler
 from ..scoring import (ALL_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Declaration, evaluate, seeger_fabian_lost,
                        seeger_fabian_won)
+from ..worlds.sampling import WorldSampler
 from . import bid_calibration
 from .contract_analysis import ContractAnalysis, ContractCandidate, game_name
 

@@ -42,8 +42,8 @@ from ..game import GameState, Kontra, Phase, Play, Re
 from ..limits import Limit, wall_seconds
 from ..rules import CLASS_OF, STRENGTH, TRUMP_CLASS, GameType
 from ..scoring import declarer_wins
-from ..inference import InferenceSampler, belief_rows, beliefs_of, pool_size
-from ..sampling import World, WorldSampler
+from ..worlds.inference import InferenceSampler, belief_rows, beliefs_of, pool_size
+from ..worlds.sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
 from .calls import CALL_WORLDS, KONTRA_WIN_SHARE, decide_from_worlds, offered_call
 from .bidding import SearchBidder
@@ -54,8 +54,8 @@ BIDDING_METHODS = ("heuristic", "search")
 CONTRACT_PHASES = (Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE)
 """The decisions the search bidder makes (``bidding=search``)."""
 SAMPLERS = ("informed", "simple", "inference")
-"""informed and simple draw worlds exactly uniformly (``engine.sampling``); inference
-weighs informed worlds by the other seats' bidding and declaration (``engine.inference``)."""
+"""informed and simple draw worlds exactly uniformly (``engine.worlds.sampling``); inference
+weighs informed worlds by the other seats' bidding and declaration (``engine.worlds.inference``)."""
 
 RAMSCH_EVALUATION = Evaluation("mean")
 """A Ramsch outcome is worth the card points the two others end with (120 minus the
@@ -158,7 +158,7 @@ class MonteCarloPlayer(Player):
         self.evaluation = evaluation
         self.informed = informed
         self.inference = inference
-        """Worlds weighted by the other seats' bidding and declaration (``engine.inference``)."""
+        """Worlds weighted by the other seats' bidding and declaration (``engine.worlds.inference``)."""
         self.threads = max(1, threads)
         self.batch_worlds = batch_worlds
         self.rng = random.Random(seed)

@@ -260,7 +260,7 @@ def inference_rows(quick: bool) -> list[BenchRow]:
     first trick, the same positions and seeds with the informed sampler, position by
     position in turn, on one thread; CPU seconds (a busy machine inflates wall time, not
     these), summed over the positions."""
-    from ..inference import InferenceSampler, pool_size
+    from ..worlds.inference import InferenceSampler, pool_size
     from ..players.mcu import MCUPlayer
     from ..players.pimc import PIMCPlayer
 

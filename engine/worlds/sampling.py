@@ -24,9 +24,9 @@ import math
 import random
 from dataclasses import dataclass
 
-from .cards import FULL_DECK, Mask, cards_of
-from .game import GameState, Phase
-from .rules import void_cards, void_classes
+from ..cards import FULL_DECK, Mask, cards_of
+from ..game import GameState, Phase
+from ..rules import void_cards, void_classes
 
 SKAT_PLACE = 3
 """Place index of the skat; places 0..2 are the seats' hands."""
