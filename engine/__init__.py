@@ -11,12 +11,15 @@ The names a program needs are here::
 
 The modules own one concern each: ``cards`` (cards and card sets), ``rules``
 (game types, legal cards, trick winner, bid ladder), ``scoring``, ``game``
-(the state machine and its moves), ``record`` (ISS records), ``players``
-(the players and their registry), ``sampling``, ``evaluation``, ``analysis``,
-``series`` (whole games), ``service`` (a decision in a worker thread),
-``tournament``, ``dds`` (the double-dummy solver) and ``card_layout`` (the
-internal card layout of the numba cores).  Benchmarks, fitting and
-the core's warm-up are tooling in ``engine.tools``.
+(the state machine and its moves), ``record`` (ISS records), ``limits``
+(budgets), ``policy`` (the heuristic's card play, hand evaluation and
+play-outs), ``worlds`` (sampling and inference: the world model), ``players``
+(the players and their registry), ``evaluation``, ``analysis``, ``series``
+(whole games), ``service`` (a decision in a worker thread), ``tournament``,
+``dds`` (the double-dummy solver) and ``card_layout`` (the internal card layout
+of the numba cores).  Each imports only from the layers below it
+(``docs/architecture.md``).  Benchmarks, fitting and the core's warm-up are
+tooling in ``engine.tools``.
 """
 
 from . import service

@@ -6,54 +6,22 @@ on (a 2-core x86-64 VM, Python 3.11, numba 0.68); Schäfer (2005) did the same w
 a 3 GHz PC of 2005.  ``skat calibrate`` runs a short fixed workload (heuristic
 playouts and double-dummy solves on fixed deals), compares its time with the
 reference time, and stores ``speed_factor = reference_time / measured_time``
-in the user's config.  A player then thinks ``time / speed_factor`` wall
-seconds: on a machine twice as fast, 2 reference seconds are 1 s.
+in the user's config (``engine.limits.calibration_file``).  A player then
+thinks ``time / speed_factor`` wall seconds (``engine.limits.wall_seconds``):
+on a machine twice as fast, 2 reference seconds are 1 s.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
-from pathlib import Path
+
+from .limits import calibration_file, remember_speed_factor
 
 REFERENCE_SECONDS = 0.78
 """The workload's time on the reference machine: best of three, measured there
 three times on 2026-11-22 (0.76, 0.80, 0.95 s) with
 ``python -c "from engine.calibration import measure; print(measure())"``."""
-
-_cached_factor: float | None = None
-
-
-def config_dir() -> Path:
-    override = os.environ.get("SKAT_CONFIG_DIR")
-    if override:
-        return Path(override)
-    from platformdirs import user_config_dir
-
-    return Path(user_config_dir("skat-table"))
-
-
-def calibration_file() -> Path:
-    return config_dir() / "calibration.json"
-
-
-def speed_factor() -> float:
-    """This machine's speed relative to the reference (1.0 until calibrated)."""
-    global _cached_factor
-    if _cached_factor is None:
-        try:
-            data = json.loads(calibration_file().read_text())
-            factor = float(data["speed_factor"])
-            _cached_factor = factor if factor > 0 else 1.0
-        except (OSError, ValueError, KeyError, TypeError):
-            _cached_factor = 1.0
-    return _cached_factor
-
-
-def wall_seconds(reference_seconds: float) -> float:
-    """Wall time for a budget given in reference seconds."""
-    return reference_seconds / speed_factor()
 
 
 def _workload() -> None:
@@ -64,8 +32,8 @@ def _workload() -> None:
     from .scoring import WIN_POINTS
     from .dds.solver import Position, SolverContext, solve_threshold
     from .game import Deal
-    from .players import heuristic_core
-    from .players.playout import BENCH_GAMES
+    from .policy import heuristic_core
+    from .policy.playout import BENCH_GAMES
     from .rules import GameType
 
     heuristic_core.random_deal_playouts(BENCH_GAMES, 80000, 12345)
@@ -91,7 +59,6 @@ def measure(repeats: int = 3) -> float:
 
 def calibrate() -> dict:
     """Measure, store and return the speed factor."""
-    global _cached_factor
     seconds = measure()
     factor = REFERENCE_SECONDS / seconds
     data = {"speed_factor": factor, "workload_seconds": seconds, "reference_seconds": REFERENCE_SECONDS,
@@ -99,5 +66,5 @@ def calibrate() -> dict:
     path = calibration_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2))
-    _cached_factor = factor
+    remember_speed_factor(factor)
     return data

@@ -100,6 +100,34 @@ CLASS_MASKS: tuple[tuple[Mask, ...], ...] = tuple(
 """CLASS_MASKS[game][class]: all cards of that follow class."""
 
 
+def void_classes(game: GameType, tricks, trick: tuple[int, ...], trick_leader: int) -> tuple[int, int, int]:
+    """Per seat, a bit mask of the follow classes (0..3 plain suits, 4 trump)
+    that seat has shown void in: it did not follow a card of that class.
+
+    ``tricks``: completed tricks (objects with ``leader`` and ``cards``);
+    ``trick``: cards of the current trick, led by ``trick_leader``.
+    """
+    voids = [0, 0, 0]
+    classes = CLASS_OF[game]
+    for leader, cards in [(t.leader, t.cards) for t in tricks] + [(trick_leader, trick)]:
+        if not cards:
+            continue
+        led = classes[cards[0]]
+        for i in range(1, len(cards)):
+            if classes[cards[i]] != led:
+                voids[(leader + i) % 3] |= 1 << led
+    return (voids[0], voids[1], voids[2])
+
+
+def void_cards(game: GameType, classes: int) -> Mask:
+    """All cards of the follow classes in the bit mask ``classes`` (as ``void_classes`` gives)."""
+    cards = 0
+    for k in range(5):
+        if classes >> k & 1:
+            cards |= CLASS_MASKS[game][k]
+    return cards
+
+
 def trump_mask(game: GameType) -> Mask:
     return CLASS_MASKS[game][TRUMP_CLASS]
 

@@ -224,7 +224,7 @@ def describe_contract(analysis: ContractAnalysis, seat_name: str, german: bool =
 
 def contract_measure_line(analysis: ContractAnalysis) -> str:
     """What the columns are, "exp" in words (the two ways count the defenders' 40s differently:
-    engine.players.hand_eval.expected_score, engine.players.bidding); the heuristic's reason
+    engine.policy.hand_eval.expected_score, engine.players.bidding); the heuristic's reason
     instead of the histogram's."""
     note = f" · {analysis.note}" if analysis.note else ""
     if not any(c.simulations for c in analysis.candidates):

@@ -474,7 +474,7 @@ def _beliefs_of_every_sampler(view, worlds: int, seed: int) -> dict:
     each sampler's belief rests on: every drawn world for the uniform samplers; for
     inference the effective sample size of the pool a search of ``worlds`` worlds draws,
     and the chance that each other seat plays like a searching program."""
-    from engine.inference import SAMPLERS, beliefs, pool_size
+    from engine.worlds.inference import SAMPLERS, beliefs, pool_size
 
     found = {sampler: beliefs(view, sampler, seed=seed, pool=pool_size(worlds or None)) for sampler in SAMPLERS}
     return {
@@ -650,7 +650,8 @@ def _how_it_ended(record) -> str:
 
 
 def _calibrate() -> int:
-    from engine.calibration import calibrate, calibration_file
+    from engine.calibration import calibrate
+    from engine.limits import calibration_file
 
     data = calibrate()
     print(f"workload: {data['workload_seconds']:.3f} s here, {data['reference_seconds']:.3f} s on the reference machine")

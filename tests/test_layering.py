@@ -1,4 +1,5 @@
-"""The engine is importable without any UI: it never imports textual or skat_tui."""
+"""The engine is importable without any UI (it never imports textual or skat_tui), and its
+modules import one another only down the layers of ``LAYERS``."""
 
 import ast
 import subprocess
@@ -71,10 +72,15 @@ def _module_name(path: Path) -> str:
 
 def _engine_imports(path: Path) -> set[str]:
     """Every engine module ``path`` imports, at the top or inside a function."""
-    name = _module_name(path)
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    return _imports_in(path.read_text(), _module_name(path), path.name == "__init__.py", str(path))
+
+
+def _imports_in(source: str, name: str, is_package: bool = False, filename: str = "<source>") -> set[str]:
+    """Every engine module the source of module ``name`` imports (each ``from … import x``
+    also as ``….x``, which may name a module), at the top or inside a function."""
+    package = name if is_package else name.rsplit(".", 1)[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(ast.parse(source, filename)):
         if isinstance(node, ast.ImportFrom):
             base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
             module = ".".join(base + ([node.module] if node.module else []))
@@ -113,3 +119,88 @@ def test_the_domain_modules_import_each_other_without_a_cycle():
         visit(start, [start], {start})
     assert cycles == []
 
+
+
+LAYERS = (
+    ("core", ("engine.cards", "engine.rules", "engine.scoring", "engine.game", "engine.limits",
+              "engine.house_rules", "engine.card_layout", "engine.record", "engine.replay",
+              "engine.analysis", "engine.analysis_io", "engine.evaluation")),
+    ("policy and solver", ("engine.policy", "engine.dds", "engine.positions")),
+    ("worlds", ("engine.worlds",)),
+    ("players", ("engine.players",)),
+    ("uses", ("engine", "engine.series", "engine.service", "engine.tournament", "engine.review",
+              "engine.calibration")),
+    ("tools", ("engine.tools",)),
+)
+"""The engine's layers, lowest first: a module imports only from its own layer and the
+layers below.  The core (cards, rules, scoring, the game, limits, records) needs nothing
+else; the heuristic's policy (``engine.policy``) and the double-dummy solver
+(``engine.dds``) are the numba kernels on it; the world model (``engine.worlds``) uses
+the policy; the players use the worlds; series, service, tournament, review, calibration
+and the front door (``engine``) use the players; tools use everything."""
+
+
+def _layer(module: str) -> int | None:
+    """The index in ``LAYERS`` of the layer ``module`` belongs to (the longest listed
+    prefix; ``engine`` itself only names the front door), None when it has none."""
+    parts = module.split(".")
+    for length in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:length])
+        if prefix == "engine" and module != "engine":
+            break
+        for index, (_, members) in enumerate(LAYERS):
+            if prefix in members:
+                return index
+    return None
+
+
+def _upward_imports(module: str, imports: set[str]) -> list[str]:
+    """The imports of ``module`` that reach into a higher layer.  The package ``engine``
+    itself is loaded before any of its modules, so ``from .. import rules`` counts as
+    ``engine.rules`` only; a name directly under ``engine`` that is no module of a layer
+    (``from engine import Limit``) comes from the front door."""
+    own = _layer(module)
+    front_door = _layer("engine")
+    found = []
+    for target in sorted(imports):
+        layer = _layer(target)
+        if target == "engine" or own is None:
+            continue
+        if layer is None:
+            layer = front_door
+        if layer > own:
+            found.append(f"{module} ({LAYERS[own][0]}) imports {target} ({LAYERS[layer][0]})")
+    return found
+
+
+def test_every_engine_module_has_a_layer():
+    unplaced = sorted(name for name in map(_module_name, ENGINE.rglob("*.py")) if _layer(name) is None)
+    assert unplaced == []
+
+
+def test_the_layers_import_only_downward():
+    """No module imports from a higher layer, not even inside a function."""
+    offenders = [line for path in sorted(ENGINE.rglob("*.py"))
+                 for line in _upward_imports(_module_name(path), _engine_imports(path))]
+    assert offenders == []
+
+
+def test_the_layer_check_sees_an_upward_import_inside_a_function():
+    source = ("from ..cards import Card\n"
+              "from ..policy import hand_eval\n"
+              "def draw():\n"
+              "    from ..players.heuristic import HeuristicPlayer\n")
+    imports = _imports_in(source, "engine.worlds.fake")
+    assert _upward_imports("engine.worlds.fake", imports) == [
+        "engine.worlds.fake (worlds) imports engine.players.heuristic (players)",
+        "engine.worlds.fake (worlds) imports engine.players.heuristic.HeuristicPlayer (players)",
+    ]
+    assert _upward_imports("engine.players.fake", imports) == []
+    assert _upward_imports("engine.policy.fake", {"engine.worlds.sampling"}) != []
+    assert _upward_imports("engine.limits", {"engine.calibration"}) != []
+    # ``from .. import rules`` is no import of the front door; ``from engine import Limit`` is
+    assert _upward_imports("engine.policy.fake", _imports_in("from .. import rules\n", "engine.policy.fake")) == []
+    assert _upward_imports("engine.policy.fake", _imports_in("from engine import Limit\n", "engine.policy.fake")) == [
+        "engine.policy.fake (policy and solver) imports engine.Limit (uses)"]
+    assert [_layer(m) for m in ("engine.rules", "engine.policy.playout", "engine.worlds", "engine.players.mcu",
+                                "engine", "engine.tools.warmup")] == [0, 1, 2, 3, 4, 5]

@@ -73,13 +73,14 @@ from ..cards import Mask, points_of
 from ..dds import core
 from ..dds.solver import thread_context
 from ..game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp
+from ..policy import hand_eval
+from ..policy.playout import PublicPosition, playout_worlds
 from ..rules import BID_VALUES, FOREHAND, GameType
-from ..sampling import WorldSampler
 from ..scoring import (ALL_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Declaration, evaluate, seeger_fabian_lost,
                        seeger_fabian_won)
-from . import bid_calibration, hand_eval
+from ..worlds.sampling import WorldSampler
+from . import bid_calibration
 from .contract_analysis import ContractAnalysis, ContractCandidate, game_name
-from .playout import PublicPosition, playout_worlds
 
 PASS_WORTH = 0.0
 """Expected Seeger-Fabian difference of passing (see the module doc)."""

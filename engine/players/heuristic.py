@@ -20,17 +20,17 @@ import random
 import numpy as np
 
 from ..game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp, Play
+from ..rules import void_classes
 from ..scoring import Declaration
 from . import readiness
-from . import hand_eval
-from . import heuristic_core as core
+from ..policy import hand_eval
+from ..policy import heuristic_core as core
 from . import ramsch
 from .base import Decision, Player
 from .calls import call_analysis, heuristic_call, offered_call
 from .contract_analysis import ContractAnalysis, ContractCandidate
 from .fallback import FALLBACK_NOTE, fallback_analysis, simple_card
-from .hand_eval import Option
-from .playout import void_classes
+from ..policy.hand_eval import Option
 
 
 class HeuristicPlayer(Player):

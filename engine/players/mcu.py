@@ -16,9 +16,9 @@ from . import readiness
 from ..cards import mask_of
 from ..evaluation import Evaluation
 from ..limits import Limit
-from ..sampling import World
 from .montecarlo import BatchOutcome, MonteCarloPlayer, side_won, whole_number_param
-from .playout import PublicPosition, playout_cards
+from ..policy.playout import PublicPosition, playout_cards
+from ..worlds.sampling import World
 from .ramsch import ramsch_outcomes
 
 

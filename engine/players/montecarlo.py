@@ -6,10 +6,11 @@ solver), score each outcome with an ``Evaluation``, and choose the card with
 the best mean evaluation.  Worlds are drawn in batches; batch ``k`` of a
 decision is seeded from (decision seed, k), and the final statistics are
 summed in batch order, so a simulation budget gives the same choice whatever
-the number of threads.  A time budget is in reference seconds (see
-``engine.calibration``).  ``stop`` and the deadline are checked between batches, and
-a watcher thread calls ``on_stop_requested`` the moment either is reached so a
-subclass can also cut a long batch short (PIMC aborts its running solves).
+the number of threads.  A time budget is in reference seconds (``engine.limits``
+converts it with the speed factor ``engine.calibration`` measured).  ``stop`` and
+the deadline are checked between batches, and a watcher thread calls
+``on_stop_requested`` the moment either is reached so a subclass can also cut a
+long batch short (PIMC aborts its running solves).
 
 With Kontra and Re (house rule) allowed, the card's worlds also decide the
 call (``engine.players.calls``): the player says it, with the figures in its
@@ -35,15 +36,14 @@ import numpy as np
 
 from . import readiness
 from ..analysis import Analysis, CardAccumulator
-from ..calibration import wall_seconds
 from ..cards import CARD_POINTS, Card, cards_of
 from ..evaluation import Evaluation, default_for
 from ..game import GameState, Kontra, Phase, Play, Re
-from ..limits import Limit
+from ..limits import Limit, wall_seconds
 from ..rules import CLASS_OF, STRENGTH, TRUMP_CLASS, GameType
 from ..scoring import declarer_wins
-from ..inference import InferenceSampler, belief_rows, beliefs_of, pool_size
-from ..sampling import World, WorldSampler
+from ..worlds.inference import InferenceSampler, belief_rows, beliefs_of, pool_size
+from ..worlds.sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision, Player
 from .calls import CALL_WORLDS, KONTRA_WIN_SHARE, decide_from_worlds, offered_call
 from .bidding import SearchBidder
@@ -54,8 +54,8 @@ BIDDING_METHODS = ("heuristic", "search")
 CONTRACT_PHASES = (Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE)
 """The decisions the search bidder makes (``bidding=search``)."""
 SAMPLERS = ("informed", "simple", "inference")
-"""informed and simple draw worlds exactly uniformly (``engine.sampling``); inference
-weighs informed worlds by the other seats' bidding and declaration (``engine.inference``)."""
+"""informed and simple draw worlds exactly uniformly (``engine.worlds.sampling``); inference
+weighs informed worlds by the other seats' bidding and declaration (``engine.worlds.inference``)."""
 
 RAMSCH_EVALUATION = Evaluation("mean")
 """A Ramsch outcome is worth the card points the two others end with (120 minus the
@@ -158,7 +158,7 @@ class MonteCarloPlayer(Player):
         self.evaluation = evaluation
         self.informed = informed
         self.inference = inference
-        """Worlds weighted by the other seats' bidding and declaration (``engine.inference``)."""
+        """Worlds weighted by the other seats' bidding and declaration (``engine.worlds.inference``)."""
         self.threads = max(1, threads)
         self.batch_worlds = batch_worlds
         self.rng = random.Random(seed)

@@ -33,11 +33,11 @@ from ..dds.solver import SolverContext
 from ..evaluation import Evaluation
 from ..limits import Limit
 from ..rules import GameType
-from ..sampling import World
 from ..scoring import ALL_POINTS, OUT_OF_SCHNEIDER, SCHNEIDER_POINTS, WIN_POINTS
 from .calls import PIMC_KONTRA_WIN_SHARE
 from .montecarlo import BatchOutcome, MonteCarloPlayer, number_param, side_won, whole_number_param
-from .playout import PublicPosition, playout_cards
+from ..policy.playout import PublicPosition, playout_cards
+from ..worlds.sampling import World
 from .ramsch import ramsch_outcomes
 
 RAMSCH = "ramsch"

@@ -25,11 +25,10 @@ import numpy as np
 
 from ..cards import CARD_POINTS, Mask, cards_of
 from ..game import Declare, Discard, GameState, Pass, Phase, PickUp, Push
-from ..rules import GameType
+from ..rules import GameType, void_classes
 from ..scoring import Declaration
-from . import hand_eval
-from . import heuristic_core as core
-from .playout import void_classes
+from ..policy import hand_eval
+from ..policy import heuristic_core as core
 
 PUSH_AT_MOST = 1
 """Aces and tens (jacks aside) a hand may hold and still push the Ramsch skat on unseen."""

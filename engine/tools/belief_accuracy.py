@@ -3,7 +3,7 @@
     python3 -m engine.tools.belief_accuracy --games 1000 --seed 1 --workers 2
 
 Heuristic self-play games are played; at every card decision the mover's
-beliefs (``engine.inference.beliefs``) under the simple, informed and
+beliefs (``engine.worlds.inference.beliefs``) under the simple, informed and
 inference samplers give each card it cannot see a probability for each
 place (the other two hands, the skat).  The log-loss of a hidden card is
 ``-ln p(its true place)`` (p floored at 0.001, so one miss does not dominate).
@@ -30,9 +30,9 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 
 from ..game import Deal, GameState, Phase
-from ..inference import SAMPLERS, beliefs, pool_size
 from ..players.heuristic import HeuristicPlayer
-from ..sampling import SKAT_PLACE
+from ..worlds.inference import SAMPLERS, beliefs, pool_size
+from ..worlds.sampling import SKAT_PLACE
 
 FLOOR = 1e-3
 """Probabilities below this count as this: a sampler's finite pool may miss a place."""

@@ -29,11 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..inference import bid_steps
-from ..players import hand_eval
+from ..policy import hand_eval
 from ..scoring import seeger_fabian_lost, seeger_fabian_won
 from ..record import parse_record
 from ..tournament import GameOutcome, read_journal, summarize
+from ..worlds.inference import bid_steps
 
 AUCTIONS = ("uncontested", "below its limit", "at its limit")
 """How far the other two seats bid or held, against the declarer's heuristic limit."""

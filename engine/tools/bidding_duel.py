@@ -33,7 +33,7 @@ from collections import Counter
 
 from ..game import Deal, GameState, Phase
 from ..house_rules import ISKO, PRESETS, HouseRules
-from ..players import hand_eval
+from ..policy import hand_eval
 from ..players.heuristic import HeuristicPlayer
 from ..players.registry import make_player, parse_spec
 from ..series import play_game

@@ -19,10 +19,10 @@ import random
 import numpy as np
 
 from ..game import Deal, GameState, Phase
-from ..players import hand_eval
+from ..policy import hand_eval
 from ..players.bidding import SearchBidder, _outcomes, _score, _with_hand
 from ..players.registry import make_player, parse_spec
-from ..sampling import WorldSampler
+from ..worlds.sampling import WorldSampler
 
 KS = (1, 2, 4, 8, 12, 20, 66)
 

@@ -1,4 +1,4 @@
-"""Maximum-likelihood fit of the inference model (``engine.inference.PolicyModel``).
+"""Maximum-likelihood fit of the inference model (``engine.worlds.inference.PolicyModel``).
 
     python3 -m engine.tools.fit_inference --games 2000 --seed 1
     python3 -m engine.tools.fit_inference --games 2000 --seed 1 --iss ../shared/data/iss-samples.sgf
@@ -32,12 +32,12 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..game import Deal, GameState, Phase
-from ..inference import (FITTED_MODEL, Evidence, PolicyModel, _choice_log_likelihood, _sigmoid, card_log_terms,
-                         discard_log_likelihood)
-from ..inference_core import mixture_log_likelihood
-from ..inference import evidence as evidence_of
 from ..players.heuristic import HeuristicPlayer
-from ..sampling import World
+from ..worlds.inference import (FITTED_MODEL, Evidence, PolicyModel, _choice_log_likelihood, _sigmoid, card_log_terms,
+                                discard_log_likelihood)
+from ..worlds.inference_core import mixture_log_likelihood
+from ..worlds.inference import evidence as evidence_of
+from ..worlds.sampling import World
 
 BID_TEMPERATURES = (0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3)
 GAME_TEMPERATURES = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 40.0, 80.0)
@@ -235,7 +235,7 @@ def fit_searchers_by_beliefs(path: str, games: int, heuristic_share: float) -> B
     grid: at the start of tricks 2-6 of the first ``games`` records, every seat's inference
     pool (a 100-world decision's) is weighed under each model, and the mean log-loss per
     hidden card of its beliefs (``belief_accuracy.FLOOR``) is taken."""
-    from ..inference import InferenceSampler, beliefs_of, pool_size
+    from ..worlds.inference import InferenceSampler, beliefs_of, pool_size
     from ..record import read_records
     from .belief_accuracy import FLOOR, _true_place
 

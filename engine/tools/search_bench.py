@@ -15,8 +15,8 @@ import time
 from ..evaluation import Evaluation
 from ..game import Deal, GameState, Phase
 from ..limits import Limit
-from ..players import heuristic_core
-from ..players.playout import BENCH_GAMES
+from ..policy import heuristic_core
+from ..policy.playout import BENCH_GAMES
 from .bench import EXTRA_ROWS, BenchRow, best_of_alternating_rounds
 
 _BENCH_CHUNK = 2000
@@ -195,7 +195,7 @@ def player_rows(quick: bool) -> list[BenchRow]:
 
 def budget_rows(positions, quick: bool) -> list[BenchRow]:
     """How far a timed move overshoots its budget, and how fast a stop is obeyed."""
-    from ..calibration import wall_seconds
+    from ..limits import wall_seconds
     from ..players.mcu import MCUPlayer
     from ..players.pimc import PIMCPlayer
 
@@ -260,7 +260,7 @@ def inference_rows(quick: bool) -> list[BenchRow]:
     first trick, the same positions and seeds with the informed sampler, position by
     position in turn, on one thread; CPU seconds (a busy machine inflates wall time, not
     these), summed over the positions."""
-    from ..inference import InferenceSampler, pool_size
+    from ..worlds.inference import InferenceSampler, pool_size
     from ..players.mcu import MCUPlayer
     from ..players.pimc import PIMCPlayer
 
@@ -297,7 +297,7 @@ def _contract_positions(count: int, phase: Phase, seed: int = 11) -> list[GameSt
     """Fresh deals at the first bid of a hand the heuristic's estimate bids (the search bidder
     values only those: it never bids above that limit), or games bid by heuristic players
     at the discard."""
-    from ..players import hand_eval
+    from ..policy import hand_eval
 
     if phase == Phase.BIDDING:
         return _heuristic_positions(

@@ -162,8 +162,8 @@ def fit_bidding_curves(deals: int, seed: int) -> dict[tuple[str, str], tuple[flo
     """Play every game type from every seat of ``deals`` random deals with the
     heuristic card play and fit one logistic curve per family and situation
     (see ``hand_eval.CURVES``)."""
-    from ..players import hand_eval
-    from ..players.playout import playout
+    from ..policy import hand_eval
+    from ..policy.playout import playout
 
     samples: dict[tuple[str, str], list[tuple[float, int]]] = {}
 

@@ -55,7 +55,7 @@ def _warm_inference() -> None:
     import random
 
     from ..game import Deal, GameState, Phase, Play
-    from ..inference import InferenceSampler, log_likelihoods
+    from ..worlds.inference import InferenceSampler, log_likelihoods
     from ..players.heuristic import HeuristicPlayer
 
     # sampler=inference (MCU and PIMC): a defender's pool after a card of a declarer who took

@@ -10,7 +10,8 @@ import pytest
 
 from engine.cards import FULL_DECK, CardSet, cards_of, mask_of
 from engine.game import Bid, Deal, Declare, GameState, Pass, Phase, PickUp
-from engine.players import bid_calibration, hand_eval
+from engine.players import bid_calibration
+from engine.policy import hand_eval
 from engine.players.bidding import SearchBidder, calibrated_mean
 from engine.rules import MIDDLEHAND, GameType
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.game import Deal, GameState, Pass, Phase
-from engine.players import hand_eval
+from engine.policy import hand_eval
 from engine.players.bidding import SearchBidder
 from engine.players.registry import make_player, parse_spec
 from engine.rules import MIDDLEHAND
@@ -61,7 +61,7 @@ def test_the_duel_sets_the_test_bidders_options_and_refuses_them_without_a_searc
 
 
 def test_the_duel_can_lower_the_heuristic_bidding_threshold_of_the_test_seat(capsys):
-    from engine.players import hand_eval
+    from engine.policy import hand_eval
     from engine.players.heuristic import HeuristicPlayer
     from engine.tools.bidding_duel import _play, main
 

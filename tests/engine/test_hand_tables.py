@@ -5,9 +5,9 @@ import random
 import numpy as np
 import pytest
 
-from engine import hand_tables
+from engine.worlds import hand_tables
 from engine.cards import FULL_DECK, cards_of
-from engine.players import hand_eval
+from engine.policy import hand_eval
 from engine.rules import GameType
 
 

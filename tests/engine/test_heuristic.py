@@ -8,8 +8,8 @@ import pytest
 
 from engine.cards import FULL_DECK, Card, CardSet, cards_of
 from engine.game import Bid, Deal, Declare, Discard, GameState, Hold, Pass, Phase, PickUp
-from engine.players import hand_eval
-from engine.players import heuristic_core as core
+from engine.policy import hand_eval
+from engine.policy import heuristic_core as core
 from engine.players.heuristic import HeuristicPlayer
 from engine.rules import GameType
 from engine.scoring import Declaration

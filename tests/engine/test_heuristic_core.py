@@ -12,16 +12,15 @@ import pytest
 from engine.cards import FULL_DECK, cards_of
 from engine import card_layout
 from engine.game import Bid, Deal, Declare, GameState, Pass, Play
-from engine.players import heuristic_core as core
+from engine.policy import heuristic_core as core
 from engine.players.heuristic import HeuristicPlayer
-from engine.players.playout import (
+from engine.policy.playout import (
     PublicPosition,
     playout,
     playout_cards,
     playout_worlds,
-    void_classes,
 )
-from engine.rules import GameType
+from engine.rules import GameType, void_classes
 from engine.scoring import Declaration
 
 

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from engine.game import Bid, Deal, GameState, Hold, Pass, Phase
-from engine.inference import (FITTED_MODEL, InferenceSampler, PolicyModel, beliefs, bid_steps,
+from engine.worlds.inference import (FITTED_MODEL, InferenceSampler, PolicyModel, beliefs, bid_steps,
                               log_likelihoods)
-from engine.inference_core import deal_ranked
+from engine.worlds.inference_core import deal_ranked
 from engine.players.heuristic import HeuristicPlayer
 from engine.players.registry import make_player
-from engine.sampling import SKAT_PLACE, WorldSampler
+from engine.worlds.sampling import SKAT_PLACE, WorldSampler
 
 
 def first_card_state(seed):
@@ -127,7 +127,7 @@ def test_unknown_sampler_is_refused_with_the_choices():
 
 
 def test_the_heuristics_cards_are_likely_in_the_true_world_and_less_in_others():
-    from engine.inference import card_play_matches
+    from engine.worlds.inference import card_play_matches
 
     true_rate, other_rate = [], []
     for seed in range(12):

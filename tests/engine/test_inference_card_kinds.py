@@ -6,7 +6,7 @@ from dataclasses import replace
 import numpy as np
 
 from engine.game import Deal, GameState, Phase
-from engine.inference import FITTED_MODEL, InferenceSampler, beliefs_of, card_log_likelihood
+from engine.worlds.inference import FITTED_MODEL, InferenceSampler, beliefs_of, card_log_likelihood
 from engine.players.heuristic import HeuristicPlayer
 from engine.players.registry import make_player
 
@@ -121,7 +121,7 @@ def test_the_fit_prints_the_beliefs_grid_and_the_most_accurate_model(tmp_path, c
 
 
 def test_a_seat_that_never_plays_the_heuristics_card_is_read_as_a_searcher():
-    from engine.inference import searcher_posteriors
+    from engine.worlds.inference import searcher_posteriors
 
     sizes = np.array([10.0, 10.0, 9.0, 9.0, 8.0, 8.0])
     seats = np.array([1, 2, 1, 2, 1, 2])

@@ -7,15 +7,15 @@ import random
 import numpy as np
 import pytest
 
-from engine import hand_tables
+from engine.worlds import hand_tables
 from engine.game import Deal, GameState, Phase
-from engine.inference import (FITTED_MODEL, PolicyModel, _bid_margins, _choice_log_likelihood, _sigmoid, beliefs,
+from engine.worlds.inference import (FITTED_MODEL, PolicyModel, _bid_margins, _choice_log_likelihood, _sigmoid, beliefs,
                               bid_steps, evidence_in)
-from engine.inference_core import declarer_mixture, mixture_log_likelihood, pair_masks
-from engine.players import hand_eval
+from engine.worlds.inference_core import declarer_mixture, mixture_log_likelihood, pair_masks
+from engine.policy import hand_eval
 from engine.players.heuristic import HeuristicPlayer
 from engine.rules import GameType
-from engine.sampling import WorldSampler
+from engine.worlds.sampling import WorldSampler
 
 
 def _twelve_cards(rng):
@@ -144,8 +144,8 @@ def test_defenders_know_the_discard_better_than_the_uniform_sampler():
 
 
 def test_drawn_discards_keep_the_hard_facts_and_follow_the_model():
-    from engine.inference import draw_discards, draws_discards, played_by
-    from engine.sampling import WorldSampler, shown_voids
+    from engine.worlds.inference import draw_discards, draws_discards, played_by
+    from engine.worlds.sampling import WorldSampler, shown_voids
 
     sharp = PolicyModel(0.01, 0.5, 0.02, discard_temperature=1e-9)
     checked = heuristic = 0
@@ -218,7 +218,7 @@ def test_worlds_with_the_same_twelve_are_judged_once_and_as_if_alone():
 def test_a_drawn_pool_weighs_the_mixture_as_its_arrays_do():
     # draw_discards judges the declarer's 66 hands world by world without keeping the arrays
     # (inference_core.drawn_declarer): the same likelihood as the mixture's arrays give, to the bit
-    from engine.inference import _declarer_twelve, draw_discards, played_by
+    from engine.worlds.inference import _declarer_twelve, draw_discards, played_by
 
     other = PolicyModel(0.05, 5.0, 0.1)
     checked = 0

@@ -6,7 +6,7 @@ from pathlib import Path
 
 
 WARM_THEN_DECIDE = """
-from engine import inference_core
+from engine.worlds import inference_core
 from engine.tools import warmup
 warmup.warm_up(warmup.HEURISTIC, warmup.PLAYOUTS)
 kernels = (inference_core.declarer_mixture, inference_core.mixture_log_likelihood, inference_core.heuristic_matches)

@@ -9,7 +9,7 @@ import numpy as np
 from engine.card_layout import RAMSCH_GAME
 from engine.cards import CARD_POINTS, Card, mask_of
 from engine.dds.reference import deal
-from engine.players import heuristic_core as core
+from engine.policy import heuristic_core as core
 
 
 def _cards(*names: str) -> int:
@@ -106,7 +106,7 @@ from engine.game import Deal, Declare, Discard, GameState, Pass, Phase, PickUp, 
 from engine.house_rules import HouseRules
 from engine.players import ramsch
 from engine.players.registry import make_player
-from engine.sampling import WorldSampler
+from engine.worlds.sampling import WorldSampler
 
 RAMSCH_ONLY = HouseRules(ramsch=True)
 SKAT_ROUND = HouseRules(ramsch=True, schieben=True, grand_hand_escape=True)
@@ -197,7 +197,7 @@ def test_ramsch_worlds_keep_what_the_viewer_knows():
     while len(state.tricks) < 4:
         state.push(players[state.to_move].choose(state.view(state.to_move)).move)
     view = state.view(state.to_move)
-    from engine.sampling import shown_voids
+    from engine.worlds.sampling import shown_voids
 
     voids = shown_voids(view)
     sampler = WorldSampler(view)
@@ -210,7 +210,7 @@ def test_pimc_values_a_ramsch_card_by_the_paranoid_solver():
     """PIMC's per-card values in one world are the paranoid solver's (others' points = 120 - own)."""
     from engine.dds.solver import solve_ramsch
     from engine.players.pimc import PIMCPlayer
-    from engine.sampling import World
+    from engine.worlds.sampling import World
     from engine.cards import cards_of, points_of
 
     state = _ramsch_state(11)
@@ -241,7 +241,7 @@ def test_pimc_values_the_first_tricks_by_playouts_when_asked():
     legal = tuple(cards_of(view.legal_cards()))
     player = make_player("pimc:ramsch_solve=9", 1)
     assert isinstance(player, PIMCPlayer) and player.ramsch_solve == 9
-    from engine.sampling import World
+    from engine.worlds.sampling import World
 
     worlds = [World(tuple(state.hands), state.skat)]
     outcome = player.value_worlds(player.prepare(view, legal), worlds, 5)

@@ -7,7 +7,7 @@ import pytest
 from engine.cards import FULL_DECK
 from engine.game import Deal, GameState, Phase
 from engine.players import RandomPlayer
-from engine.sampling import WorldSampler, enumerate_worlds, shown_voids
+from engine.worlds.sampling import WorldSampler, enumerate_worlds, shown_voids
 
 
 def position(seed, tricks_done, cards_in_trick):

@@ -191,7 +191,7 @@ def test_once_its_parts_are_ready_mcu_compiles_nothing_more():
         "import numba\n"
         "from engine import card_layout\n"
         "from engine.dds import bounds, core, endgame, moves, null_table, search\n"
-        "from engine.players import heuristic_core\n"
+        "from engine.policy import heuristic_core\n"
         "modules = (card_layout, bounds, core, endgame, moves, null_table, search, heuristic_core)\n"
         "def signatures():\n"
         "    return {(m.__name__, n): len(f.signatures) for m in modules for n, f in vars(m).items()\n"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .players.heuristic_core import choose_card_std, seed_state
+from ..policy.heuristic_core import choose_card_std, seed_state
 
 
 @njit(cache=True, nogil=True)

@@ -1,4 +1,4 @@
-"""The heuristic's hand evaluation (``engine.players.hand_eval``) for many hands at once.
+"""The heuristic's hand evaluation (``engine.policy.hand_eval``) for many hands at once.
 
 Inference judges the bidding and the declaration in thousands of candidate
 worlds per decision; one Python call of ``hand_eval`` per hand and world
@@ -19,10 +19,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from .cards import CARD_POINTS, Rank, Suit
-from .players import hand_eval
-from .rules import NULL_VALUES, GameType
-from .scoring import trump_order_high_to_low
+from ..cards import CARD_POINTS, Rank, Suit
+from ..policy import hand_eval
+from ..rules import NULL_VALUES, GameType
+from ..scoring import trump_order_high_to_low
 
 OPTION_GAMES: tuple[tuple[GameType, bool], ...] = (
     (GameType.DIAMONDS, False), (GameType.HEARTS, False), (GameType.SPADES, False), (GameType.CLUBS, False),

@@ -1,6 +1,6 @@
 """Inference: worlds weighted by what the other seats' bidding and declaration reveal.
 
-The informed sampler (``engine.sampling``) draws every world that fits the
+The informed sampler (``engine.worlds.sampling``) draws every world that fits the
 hard facts with the same chance, so a declarer who bid 48 and declared grand
 is as likely to hold no jack as all four.  ``InferenceSampler`` draws a pool
 of such worlds and weighs each by the likelihood of the other seats' actions
@@ -37,7 +37,7 @@ given the declarer's twelve cards (``draw_discards``), so the pool keeps the
 worlds whose split the declarer would have made.  Schneider announcements are
 left out of the candidates.
 
-The bidding evidence of a whole pool is numpy lookups (``engine.hand_tables``)
+The bidding evidence of a whole pool is numpy lookups (``engine.worlds.hand_tables``)
 and, for the declarer's 66 possible hands per world, numba.
 """
 
@@ -52,11 +52,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import hand_tables
-from .cards import Mask, cards_of
-from .game import Bid, GameState, Hold, Pass, Phase
-from .players import hand_eval
-from .players.playout import void_classes
-from .rules import GameType, next_bid
+from ..cards import Mask, cards_of
+from ..game import Bid, GameState, Hold, Pass, Phase
+from ..policy import hand_eval
+from ..rules import GameType, next_bid, void_classes
 from .sampling import SKAT_PLACE, World, WorldSampler, shown_voids
 
 
@@ -669,7 +668,7 @@ class Beliefs:
 
     def as_dict(self) -> dict[str, list[float]]:
         """ISS card name -> [p0, p1, p2, p_skat] for every hidden card."""
-        from .cards import Card
+        from ..cards import Card
 
         return {str(Card(c)): [round(float(p), 4) for p in self.places[c]] for c in cards_of(self.hidden)}
 

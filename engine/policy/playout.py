@@ -26,7 +26,7 @@ import numpy as np
 
 from ..cards import Mask, mask_of
 from ..game import GameState, Phase
-from ..rules import CLASS_OF, GameType
+from ..rules import GameType, void_classes
 from . import heuristic_core as core
 
 
@@ -36,25 +36,6 @@ class PlayoutResult(NamedTuple):
     defender_points: int
     declarer_tricks: int
     defender_tricks: int
-
-
-def void_classes(game: GameType, tricks, trick: tuple[int, ...], trick_leader: int) -> tuple[int, int, int]:
-    """Per seat, a bit mask of the follow classes (0..3 plain suits, 4 trump)
-    that seat has shown void in: it did not follow a card of that class.
-
-    ``tricks``: completed tricks (objects with ``leader`` and ``cards``);
-    ``trick``: cards of the current trick, led by ``trick_leader``.
-    """
-    voids = [0, 0, 0]
-    classes = CLASS_OF[game]
-    for leader, cards in [(t.leader, t.cards) for t in tricks] + [(trick_leader, trick)]:
-        if not cards:
-            continue
-        led = classes[cards[0]]
-        for i in range(1, len(cards)):
-            if classes[cards[i]] != led:
-                voids[(leader + i) % 3] |= 1 << led
-    return (voids[0], voids[1], voids[2])
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,9 @@ import math
 import random
 from dataclasses import dataclass
 
-from .cards import FULL_DECK, Mask, cards_of
-from .game import GameState, Phase
-from .rules import CLASS_MASKS, CLASS_OF
+from ..cards import FULL_DECK, Mask, cards_of
+from ..game import GameState, Phase
+from ..rules import void_cards, void_classes
 
 SKAT_PLACE = 3
 """Place index of the skat; places 0..2 are the seats' hands."""
@@ -46,19 +46,11 @@ class InconsistentView(ValueError):
 
 def shown_voids(state: GameState) -> tuple[Mask, Mask, Mask]:
     """Per seat, the cards it cannot hold because it failed to follow a class."""
-    voids = [0, 0, 0]
     game = state.game  # (grand's trick rules in a Ramsch)
     if game is None:
         return (0, 0, 0)
-    tricks = [(t.leader, t.cards) for t in state.tricks]
-    if state.trick:
-        tricks.append((state.leader, state.trick))
-    for leader, cards in tricks:
-        led_class = CLASS_OF[game][cards[0]]
-        for i in range(1, len(cards)):
-            if CLASS_OF[game][cards[i]] != led_class:
-                voids[(leader + i) % 3] |= CLASS_MASKS[game][led_class]
-    return (voids[0], voids[1], voids[2])
+    v0, v1, v2 = void_classes(game, state.tricks, state.trick, state.leader)
+    return (void_cards(game, v0), void_cards(game, v1), void_cards(game, v2))
 
 
 class WorldSampler:
