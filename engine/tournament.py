@@ -503,6 +503,10 @@ def prepare_outputs(out_dir: str | Path, csv_path: str | Path | None = None, ove
     With ``resume`` the folder is the resumed run's own: it is kept as it is
     (``overwrite`` then applies to the CSV file only).
     """
+    if not str(out_dir).strip():  # Path("") would be the current folder
+        raise OutputError("--out '' names no folder")
+    if csv_path is not None and not str(csv_path).strip():
+        raise OutputError("--csv '' names no file")
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise OutputError(f"--out {out} is a file, not a folder")
@@ -686,6 +690,8 @@ def read_journal(folder: str | Path) -> Journal:
 
     folder = Path(folder)
     path = folder / JOURNAL_FILE
+    if folder.exists() and not folder.is_dir():
+        raise JournalError(f"--resume {folder} is a file: name the run's folder (the one that holds {JOURNAL_FILE})")
     if not folder.is_dir():
         raise JournalError(f"--resume {folder}: no such folder")
     if not path.is_file():
@@ -757,6 +763,9 @@ def _read_header(path: Path, raw: bytes) -> Journal:
 
 def _read_deal_line(raw: bytes, journal: Journal) -> tuple[int, float, list[GameOutcome]]:
     entry = json.loads(raw)
+    if not isinstance(entry, dict) or not isinstance(entry.get("games"), list) \
+            or not all(isinstance(game, dict) for game in entry["games"]):
+        raise ValueError("a deal's line is a JSON object with a list of game objects")
     index, seconds = entry["deal"], entry["seconds"]
     if not isinstance(index, int) or not 0 <= index < len(journal.deals):
         raise ValueError(f"deal {index!r} is not one of the run's {len(journal.deals)} deals")

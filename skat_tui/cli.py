@@ -194,6 +194,9 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
         elif args.command == "analyze":
             if args.move is not None and (args.trick is not None or args.card is not None):
                 return "--move names the position on its own: leave out --trick and --card"
+            problem = _analyze_budget_twice(args)
+            if problem:
+                return problem
             spec = validate_spec(_analyze_spec(args))
             if spec.kind not in ("mcu", "pimc"):
                 raise ValueError(f"--player: analyze runs an mcu or pimc player, not {spec.kind!r}")
@@ -209,6 +212,20 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
                 validate_spec(str(spec))
     except ValueError as exc:
         return str(exc)
+    return None
+
+
+def _analyze_budget_twice(args: argparse.Namespace) -> str | None:
+    """``--simulations``/``--time``/``--eval`` beside a ``--player`` spec that gives the same: refused."""
+    from engine.players.registry import parse_spec
+
+    params = parse_spec(args.player).params
+    in_spec = [f"{name}={params[name]}" for name in ("simulations", "time") if name in params]
+    for option, given in (("--simulations", args.simulations), ("--time", args.time)):
+        if given is not None and in_spec:
+            return f"{option}: the spec {args.player!r} already gives the budget ({in_spec[0]}): give it once"
+    if args.eval is not None and "eval" in params:
+        return f"--eval: the spec {args.player!r} already gives eval={params['eval']}: give it once"
     return None
 
 
@@ -674,7 +691,7 @@ def _tournament(args: argparse.Namespace) -> int:
             seed = args.seed if args.seed is not None else DEFAULT_TOURNAMENT_SEED
             deals = (t.read_deals(args.deals_file) if args.deals_file
                      else t.generate_deals(args.deals if args.deals is not None else DEFAULT_TOURNAMENT_DEALS, seed))
-            out_dir = args.out or f"tournament-{seed}-{time.strftime('%Y%m%d-%H%M%S')}"
+            out_dir = args.out if args.out is not None else f"tournament-{seed}-{time.strftime('%Y%m%d-%H%M%S')}"
         # before the first game, not after the last
         t.prepare_outputs(out_dir, args.csv, args.overwrite, resume=journal is not None)
     except (ValueError, OSError) as exc:

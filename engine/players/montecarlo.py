@@ -119,7 +119,10 @@ def number_param(name: str, text: str, low: float, high: float, what: str = "a n
 
 
 def seconds_param(name: str, text: str) -> float:
-    return number_param(name, text, 0, MAX_SECONDS, "a number of seconds")
+    value = number_param(name, text, 0, MAX_SECONDS, "a number of seconds")
+    if value == 0:  # refused as --time 0 is: no time to think is no budget
+        raise ValueError(f"{name} must be a number of seconds above 0, not {text!r}")
+    return value
 
 
 class MonteCarloPlayer(Player):
@@ -194,6 +197,8 @@ class MonteCarloPlayer(Player):
         kwargs: dict = {}
         time_budget = params.pop("time", None)
         sims = params.pop("simulations", None)
+        if time_budget is not None and sims is not None:
+            raise ValueError("give the budget as simulations=N or time=T, not both")
         if time_budget is not None or sims is not None:
             kwargs["limit"] = Limit(
                 time=seconds_param("time", time_budget) if time_budget is not None else None,
