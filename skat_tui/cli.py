@@ -120,7 +120,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="the table in a web browser (textual-serve); table options go before 'serve'")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--port", type=_whole_number(0, 65535), default=8000,
+                       help="port to listen on (default 8000; 0: a free one, printed)")
+    serve.set_defaults(command_parser=serve)  # its usage errors show serve's usage
 
     sub.add_parser("calibrate", help="measure this machine's speed against the reference and store it")
 
@@ -160,9 +162,9 @@ def _build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
-    problem = _check_player_specs(args)
+    problem = _check_player_specs(args) or (_check_serve_address(args) if args.command == "serve" else None)
     if problem:
-        parser.error(problem)  # a usage error, exit 2, before any work
+        getattr(args, "command_parser", parser).error(problem)  # a usage error, exit 2, before any work
     try:
         return _dispatch(args)
     except KeyboardInterrupt:
@@ -293,12 +295,55 @@ def _open_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_serve_address(args: argparse.Namespace) -> str | None:
+    """``serve``'s --host and --port, tried before the server starts: an address that does not
+    resolve or cannot be listened on is a usage error.  ``--port 0`` becomes the free port
+    found, so that the address printed is the real one."""
+    import errno
+    import socket
+
+    try:
+        addresses = socket.getaddrinfo(args.host or None, args.port, type=socket.SOCK_STREAM,
+                                       flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        return f"--host {args.host!r} does not resolve to an address: {getattr(exc, 'strerror', None) or exc}"
+    port = args.port
+    with contextlib.ExitStack() as stack:
+        for family, kind, proto, _, address in addresses:
+            sock = stack.enter_context(socket.socket(family, kind, proto))
+            # as the server binds: a port in TIME_WAIT is free, and an IPv6 socket leaves IPv4 to its own
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind((address[0], port, *address[2:]))
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    return f"--port {port}: the port is in use on {address[0]}; choose another (--port 0: any free one)"
+                return f"cannot listen on {address[0]} port {port}: {exc.strerror or exc}"
+            port = sock.getsockname()[1]  # the free port --port 0 found, for every address alike
+    args.port = port
+    args.listens_beyond_this_machine = not all(_is_loopback(address[0]) for *_, address in addresses)
+    return None
+
+
+def _is_loopback(address: str) -> bool:
+    import ipaddress
+
+    return ipaddress.ip_address(address.split("%")[0]).is_loopback
+
+
 def _serve(args: argparse.Namespace) -> int:
-    """Serve the table over HTTP: each browser tab runs ``skat`` with the same table options."""
+    """Serve the table over HTTP: each browser tab runs ``skat`` with the same table options.
+    The address was tried in ``main`` (``_check_serve_address``); Ctrl+C exits 130, SIGTERM 143."""
     import shlex
 
-    from textual_serve.server import Server
+    from .web_server import TableServer
 
+    if args.listens_beyond_this_machine:
+        print(f"skat serve: warning: listening on {args.host or 'every address'!s} reaches beyond this machine: "
+              "anyone who can reach it can play at this table and read its data (the saved series, the game "
+              "records, the settings). Use --host 127.0.0.1 to serve this machine only.", file=sys.stderr)
     command = [sys.executable, "-m", "skat_tui.cli"]
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
@@ -307,8 +352,12 @@ def _serve(args: argparse.Namespace) -> int:
             command += [option, value]
     command += ["--german"] * args.german + ["--new"] * args.new
     command += _rules_flags(args)
-    Server(shlex.join(command), host=args.host, port=args.port, title="Skat").serve()
-    return 0
+    shown = "127.0.0.1" if args.host in ("", "0.0.0.0") else "[::1]" if args.host == "::" else \
+        f"[{args.host}]" if ":" in args.host else args.host  # a wildcard is reached at the loopback address
+    server = TableServer(shlex.join(command), host=args.host, port=args.port, title="Skat",
+                         public_url=f"http://{shown}:{args.port}")
+    server.serve()
+    return server.exit_code
 
 
 def _rules_flags(args: argparse.Namespace) -> list[str]:
