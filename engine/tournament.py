@@ -50,7 +50,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -433,10 +433,9 @@ def _play(run: TournamentRun, workers: int, scheduler: str | None, on_progress, 
 
 
 def _run_processes(tasks, workers: int, collect) -> None:
-    import multiprocessing
+    from .processes import stop_workers, worker_pool
 
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    with worker_pool(workers) as pool:
         pending = set()
         queue = list(reversed(tasks))
         try:
@@ -450,6 +449,7 @@ def _run_processes(tasks, workers: int, collect) -> None:
             for future in pending:
                 future.cancel()
             pool.shutdown(wait=False, cancel_futures=True)
+            stop_workers()
             raise
 
 

@@ -21,6 +21,7 @@ MAX_DEALS = 1_000_000
 MAX_SIMULATIONS = 10_000_000
 MAX_SECONDS = 86_400.0
 EXIT_INTERRUPTED = 130  # the shell's code for a stop by SIGINT
+EXIT_TERMINATED = 143  # and by SIGTERM
 DEFAULT_TOURNAMENT_DEALS = 100
 DEFAULT_TOURNAMENT_SEED = 1
 
@@ -165,6 +166,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     problem = _check_player_specs(args) or (_check_serve_address(args) if args.command == "serve" else None)
     if problem:
         getattr(args, "command_parser", parser).error(problem)  # a usage error, exit 2, before any work
+    with _sigterm_like_ctrl_c(args.command) as terminated:
+        status = _run(args)
+    if status == EXIT_INTERRUPTED:
+        if argv is None:
+            # the process ends now: a second Ctrl+C must not break into the interpreter's shutdown
+            # (joining the worker pool's threads), which would print "Exception ignored … KeyboardInterrupt"
+            import signal
+
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if terminated.is_set():
+            return EXIT_TERMINATED
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return _dispatch(args)
     except KeyboardInterrupt:
@@ -558,6 +574,34 @@ def _add_review_parser(sub) -> None:
     review.add_argument("--scheduler", metavar="ADDRESS", help="review the records on a Dask cluster")
     review.add_argument("--no-cache", action="store_true",
                         help="do not store the reviews beside the record file (FILE.review.jsonl)")
+
+
+@contextlib.contextmanager
+def _sigterm_like_ctrl_c(command: str | None):
+    """Yield an event set by SIGTERM while the block runs; the signal is handled as Ctrl+C
+    (by whatever handles SIGINT then), so that a command stopped by ``kill`` keeps its output
+    and journal and ends its workers as after Ctrl+C.  The table and ``serve`` (Textual and
+    textual-serve) handle SIGTERM themselves."""
+    import signal
+    import threading
+
+    noted = threading.Event()
+    if command in (None, "serve") or threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+
+    def on_sigterm(signum, frame):
+        noted.set()
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        raise KeyboardInterrupt  # SIGINT ignored or its handler did not raise: stop all the same
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextlib.contextmanager
