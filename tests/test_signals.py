@@ -100,3 +100,22 @@ def test_review_workers_end_with_the_review(tmp_path, stop):
     assert proc.wait(BOUND) == (-signal.SIGKILL if stop == "kill" else 143)
     assert_none_survive(children)
     assert "Traceback" not in (tmp_path / "err").read_text()
+
+
+@pytest.mark.parametrize("player", ["pimc:simulations=10000000,threads=2", "mcu:simulations=10000000,threads=2"])
+def test_ctrl_c_stops_a_search_on_two_threads(tmp_path, player):
+    """Ctrl+C reaches only the thread that waits for the search's threads: they must quit
+    too (before, the search ran on to its budget, minutes here)."""
+    proc, main = start(tmp_path, "analyze", str(SAMPLES), "--id", "684159", "--trick", "3", "--player", player,
+                       "--json")
+    deadline = time.monotonic() + BOUND
+    while main.num_threads() < 3 and time.monotonic() < deadline:
+        time.sleep(0.1)  # until the two search threads run
+    assert main.num_threads() >= 3
+    time.sleep(3)  # into the search: the analysis of a record takes under a second to start
+    proc.send_signal(signal.SIGINT)
+    try:
+        assert proc.wait(60) == 130  # a bound only a hang exceeds: the stop takes well under a second
+    finally:
+        proc.kill()
+    assert "Traceback" not in (tmp_path / "err").read_text()

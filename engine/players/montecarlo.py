@@ -329,9 +329,11 @@ class MonteCarloPlayer(Player):
         worlds_done = [0]
         last_report = [start]
 
+        abandoned = threading.Event()  # the calling thread was interrupted: no more batches
+
         def take_batch() -> tuple[int, int] | None:
             with lock:
-                if stop is not None and stop.is_set():
+                if abandoned.is_set() or (stop is not None and stop.is_set()):
                     return None
                 if deadline is not None and time.perf_counter() >= deadline:
                     return None
@@ -384,8 +386,15 @@ class MonteCarloPlayer(Player):
                 work()
             else:
                 with ThreadPoolExecutor(self.threads) as pool:
-                    for future in [pool.submit(work) for _ in range(self.threads)]:
-                        future.result()
+                    try:
+                        for future in [pool.submit(work) for _ in range(self.threads)]:
+                            future.result()
+                    except BaseException:
+                        # Ctrl+C reaches only this waiting thread: the workers must quit too, else
+                        # leaving the pool waits for them to spend the whole budget
+                        abandoned.set()
+                        self.on_stop_requested()
+                        raise
         finally:
             finished.set()
             if watcher is not None:
