@@ -131,3 +131,45 @@ def test_duplicate_empty_or_padded_house_rule_names_are_refused(rules, message):
     with pytest.raises(RecordError, match="field HR") as info:
         parse_record(line.replace("HR[ramsch,schieben]", f"HR[{rules}]"), 1)
     assert message in str(info.value)
+
+
+# ---------------------------------------------------------------- fuzzing
+
+
+def fuzz_records(count: int, seed: int) -> None:
+    """Sample records with random edits, read as a file: every line is a record or a RecordError
+    (never another exception), and every record read replays and summarizes."""
+    import io
+    import json
+    import random
+
+    from engine.record import GameRecord, iter_records
+
+    rng = random.Random(seed)
+    lines = [line.encode() for line in (SAMPLES.read_text() + HOUSE_RULES.read_text()).splitlines() if line]
+    alphabet = b"()[];:. ,/0123456789wpsDHSCGNOJATKQ?-\n\r\x00\xff" + "♣".encode()
+    for _ in range(count):
+        text = bytearray(b"\n".join(rng.sample(lines, rng.randint(1, 3))))
+        for _ in range(rng.randint(1, 6)):
+            at = rng.randrange(len(text) + 1)
+            edit = rng.randrange(3)
+            if edit == 0 and at < len(text):
+                del text[at:at + rng.randint(1, 12)]
+            elif edit == 1:
+                text[at:at] = bytes(rng.choice(alphabet) for _ in range(rng.randint(1, 4)))
+            else:
+                start = rng.randrange(len(text) + 1)
+                text[at:at] = text[start:start + rng.randint(1, 40)]  # a piece of the record again
+        for item in iter_records(io.BytesIO(bytes(text))):
+            assert isinstance(item, (GameRecord, RecordError))
+            if isinstance(item, GameRecord):
+                json.dumps(summary(item))
+
+
+def test_edited_records_are_read_or_refused_never_crash():
+    fuzz_records(300, seed=1)
+
+
+@pytest.mark.slow
+def test_edited_records_are_read_or_refused_never_crash_at_length():
+    fuzz_records(20_000, seed=2)
