@@ -119,3 +119,25 @@ def test_ctrl_c_stops_a_search_on_two_threads(tmp_path, player):
     finally:
         proc.kill()
     assert "Traceback" not in (tmp_path / "err").read_text()
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_tournament_on_a_dask_cluster_and_leaves_it_no_task(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp://",
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as watcher:
+        out = tmp_path / "run"
+        proc, main = start(tmp_path, "tournament", "--players", "heuristic,random,heuristic", "--deals", "20000",
+                           "--scheduler", cluster.scheduler_address, "--out", str(out), "--json")
+        journal = out / "journal.jsonl"
+        deadline = time.monotonic() + BOUND
+        while not (journal.exists() and journal.read_bytes().count(b"\n") >= 3) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        proc.terminate()
+        assert proc.wait(BOUND) == 143
+        deadline = time.monotonic() + 60
+        while watcher.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) and \
+                time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert watcher.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) == 0
+    assert_journal_whole(tmp_path)
