@@ -166,7 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     problem = _check_player_specs(args) or (_check_serve_address(args) if args.command == "serve" else None)
     if problem:
         getattr(args, "command_parser", parser).error(problem)  # a usage error, exit 2, before any work
-    with _sigterm_like_ctrl_c(args.command) as terminated:
+    with _sigterm_like_ctrl_c(args.command is None or args.command == "serve"
+                              or (args.command == "replay" and not args.json)) as terminated:
         status = _run(args)
     if status == EXIT_INTERRUPTED:
         if argv is None:
@@ -577,16 +578,16 @@ def _add_review_parser(sub) -> None:
 
 
 @contextlib.contextmanager
-def _sigterm_like_ctrl_c(command: str | None):
+def _sigterm_like_ctrl_c(own_handling: bool):
     """Yield an event set by SIGTERM while the block runs; the signal is handled as Ctrl+C
     (by whatever handles SIGINT then), so that a command stopped by ``kill`` keeps its output
-    and journal and ends its workers as after Ctrl+C.  The table and ``serve`` (Textual and
-    textual-serve) handle SIGTERM themselves."""
+    and journal and ends its workers as after Ctrl+C.  With ``own_handling`` (the table, the
+    replay viewer and ``serve``: Textual and textual-serve) SIGTERM is left to them."""
     import signal
     import threading
 
     noted = threading.Event()
-    if command in (None, "serve") or threading.current_thread() is not threading.main_thread():
+    if own_handling or threading.current_thread() is not threading.main_thread():
         yield noted
         return
 
