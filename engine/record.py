@@ -56,6 +56,7 @@ SHOWN_HEADER = "CS"
 """``CS[1]``: the human saw the computers' cards during the game (the table's debug panel
 setting), so it was no fair game."""
 _FIELD = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
+_SECOND_RECORD = re.compile(r";\)\s*\(;")  # looked for outside the fields' values
 
 MAX_LINE = 64 * 1024
 """Longest line read, in bytes: a real record has a few hundred characters."""
@@ -235,7 +236,14 @@ def rules_from_header(text: str | None) -> HouseRules:
     """The rules an ``HR`` header names (no header: the ISkO); raises ValueError for an unknown switch."""
     if text is None:
         return ISKO
-    names = [name.strip() for name in text.split(",") if name.strip()]
+    names = text.split(",")
+    for name in names:
+        if not name.strip():
+            raise ValueError("an empty switch name (HR[...] lists names joined by single commas, no ISkO game has HR)")
+        if name != name.strip():
+            raise ValueError(f"the switch name {quote(name)} has spaces around it")
+        if names.count(name) > 1:
+            raise ValueError(f"the switch {name} is named twice")
     return ISKO.with_switches(**{name: True for name in names})
 
 
@@ -317,6 +325,8 @@ def parse_record(text: str, line: int | None = None) -> GameRecord:
                           "a record is plain text", line)
     if not (text.startswith("(;") and text.endswith(";)")):
         raise RecordError("expected a record of the form (;GM[Skat]...MV[...] ;)", line)
+    if _SECOND_RECORD.search(_FIELD.sub("", text)):
+        raise RecordError("the line holds a second record after the first one's ';)'; one record per line", line)
     headers: dict[str, str] = {}
     mv: str | None = None
     result = ""
@@ -343,7 +353,29 @@ def parse_record(text: str, line: int | None = None) -> GameRecord:
     tokens = [(words[i], words[i + 1]) for i in range(0, len(words), 2)]
     record = GameRecord(headers, None, tokens, result, [], line)
     _convert_moves(record)
+    _check_result_field(record)
     return record
+
+
+_RESULT_WORDS = {"win", "loss", "penalty", "bidok", "overbid", "passed", "ramsch"}
+_RESULT_KEYS = {"d", "v", "m", "p", "t", "s", "z", "p0", "p1", "p2", "l", "to", "r",  # the server's
+                "ko", "rk", "pts", "tr", "jf", "dm", "push"}  # the house-rule extension's
+
+
+def _check_result_field(record: GameRecord) -> None:
+    """A token given twice in R[...] is refused (which one would count?); one this reader
+    does not know is kept and noted, as a later server may add fields."""
+    seen: set[str] = set()
+    for word in record.result_field.split():
+        key = word.split(":", 1)[0]
+        if key in seen:
+            raise RecordError(f"{quote(key)} is given twice; each token of the result appears once", record.line,
+                              "R", record.id)
+        seen.add(key)
+        if key not in (_RESULT_KEYS if ":" in word else _RESULT_WORDS):
+            record.notes.append(f"R[...]: unknown token {quote(word)}, ignored")
+    if {"win", "loss"} <= seen:
+        raise RecordError("the result says both win and loss", record.line, "R", record.id)
 
 
 def _convert_moves(record: GameRecord) -> None:
@@ -366,6 +398,9 @@ def _convert_moves(record: GameRecord) -> None:
     if record.headers.get(BOCK_HEADER, "1").strip() not in ("0", "1"):
         raise RecordError(f"the Bock marker is BK[1] (or BK[0]), not {quote(record.headers[BOCK_HEADER])}", line,
                           BOCK_HEADER, rid)
+    if record.bock and not rules.bock:
+        raise RecordError("BK[1] marks a Bock game, but the game's rules have no Bock rounds (HR[...] without bock)",
+                          line, BOCK_HEADER, rid)
     state = GameState.new(record.deal, rules)
     pending: Declaration | None = None  # declaration written before its discard
     stopped = False
@@ -496,11 +531,19 @@ def _too_long(size: int, unit: str = "characters") -> str:
 
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _READ_BLOCK = 64 * 1024
+MAX_SKIP = 256 * MAX_LINE
+"""Most bytes of an over-long line read past in search of its end: a line still
+going after them (``/dev/zero``, a huge file with no line end) stops the reading."""
+
+
+class _Unended(int):
+    """The bytes read of a line that did not end within MAX_SKIP: the rest of the file is not read."""
 
 
 def _raw_lines(binary: io.RawIOBase | io.BufferedIOBase) -> Iterator[bytes | int]:
     r"""Each line's bytes without its end (``\n``, ``\r\n``, or a lone ``\r`` as in
-    old Mac files), or for a line over MAX_LINE bytes its length (read past, never kept)."""
+    old Mac files), or for a line over MAX_LINE bytes its length (read past, never kept);
+    a line with no end within MAX_SKIP bytes gives an ``_Unended`` length and ends the lines."""
     pending = b""
     skipped = 0  # bytes of an over-long line already dropped
     while True:
@@ -516,13 +559,17 @@ def _raw_lines(binary: io.RawIOBase | io.BufferedIOBase) -> Iterator[bytes | int
             skipped, start = 0, end.end()
         pending = pending[start:]
         if at_end:
-            if pending:
+            # a last line without a line end, also one whose bytes were all dropped as over-long
+            if pending or skipped:
                 yield skipped + len(pending) if skipped or len(pending) > MAX_LINE else pending
             return
         if len(pending) > MAX_LINE:
             keep = 1 if pending.endswith(b"\r") else 0
             skipped += len(pending) - keep
             pending = pending[len(pending) - keep:]
+            if skipped > MAX_SKIP:
+                yield _Unended(skipped)
+                return
 
 
 def read_lines(binary: io.RawIOBase | io.BufferedIOBase) -> Iterator[tuple[int, str | RecordError]]:
@@ -531,6 +578,10 @@ def read_lines(binary: io.RawIOBase | io.BufferedIOBase) -> Iterator[tuple[int, 
     ``\n``, ``\r\n`` and a lone ``\r`` all end a line.  A byte-order mark before the
     first line is dropped."""
     for number, chunk in enumerate(_raw_lines(binary), start=1):
+        if isinstance(chunk, _Unended):
+            yield number, RecordError(f"the line has no end in more than {MAX_SKIP:,} bytes; a record has a few "
+                                      "hundred: the rest of the file is not read", number)
+            continue
         if isinstance(chunk, int):
             yield number, RecordError(_too_long(chunk, "bytes"), number)
             continue
@@ -715,7 +766,7 @@ def result_mismatch(record: GameRecord, state: GameState | None = None) -> str |
     if (result.declarer, result.won) != (declarer, won) or value not in (None, result.value):
         got = f"declarer {result.declarer} {'won' if result.won else 'lost'} {result.value}"
         return f"the record's result says {said}, but the moves give {got}"
-    return None
+    return _token_mismatch(stated, state, {"ko": "Kontra by seat", "rk": "Re"})
 
 
 def _ramsch_mismatch(stated: dict[str, str], state: GameState) -> str | None:
@@ -725,6 +776,28 @@ def _ramsch_mismatch(stated: dict[str, str], state: GameState) -> str | None:
     said = stated.get("v")
     if said is not None and said != _by_seat(result.values):
         return f"the record's result says the Ramsch scored {said}, but the moves give {_by_seat(result.values)}"
+    return _token_mismatch(stated, state, {"pts": "card points", "tr": "tricks", "l": "losers",
+                                           "jf": "Jungfrau", "dm": "Durchmarsch", "push": "pushes"})
+
+
+_ALWAYS_WRITTEN = ("pts", "tr", "l")  # in every Ramsch result: one left out is not said, not "none"
+_NONE_WRITTEN = {("-1", "ko"), ("-1", "jf"), ("-1", "dm"), ("0", "rk"), ("0", "push")}  # "no one", "not said"
+
+
+def _token_mismatch(stated: dict[str, str], state: GameState, names: dict[str, str]) -> str | None:
+    """The first of ``names``' tokens where the record's R[...] and the one the moves give
+    (``result_field``) differ; a token the writer leaves out when it does not apply (ko, rk,
+    jf, dm, push) counts as "none" when the record leaves it out too."""
+    ours = parse_result_field(result_field(state))
+    for key, name in names.items():
+        said, got = stated.get(key), ours.get(key)
+        if said is None and key in _ALWAYS_WRITTEN:
+            continue
+        if (said, key) in _NONE_WRITTEN:
+            said = None
+        if said != got:
+            return (f"the record's result says {name} {said or 'none'} ({key}:{said or '-'}), but the moves give "
+                    f"{got or 'none'}")
     return None
 
 

@@ -817,14 +817,13 @@ def review_records(records: list, player_kind: str = "pimc", limit: Limit | None
 
 
 def _review_processes(records, player_kind, limit, seed, workers, finished) -> None:
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
 
+    from .processes import stop_workers, worker_pool
     from .record import format_record
 
-    ctx = multiprocessing.get_context("spawn")
     queue = list(reversed(list(enumerate(records))))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    with worker_pool(workers) as pool:
         pending = {}
         try:
             while queue or pending:
@@ -845,6 +844,7 @@ def _review_processes(records, player_kind, limit, seed, workers, finished) -> N
             for future in pending:
                 future.cancel()
             pool.shutdown(wait=False, cancel_futures=True)
+            stop_workers()
             raise
 
 

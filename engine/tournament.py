@@ -50,7 +50,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -464,10 +464,9 @@ def _play(run: TournamentRun, workers: int, scheduler: str | None, on_progress, 
 
 
 def _run_processes(tasks, workers: int, collect) -> None:
-    import multiprocessing
+    from .processes import stop_workers, worker_pool
 
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    with worker_pool(workers) as pool:
         pending = set()
         queue = list(reversed(tasks))
         try:
@@ -481,6 +480,7 @@ def _run_processes(tasks, workers: int, collect) -> None:
             for future in pending:
                 future.cancel()
             pool.shutdown(wait=False, cancel_futures=True)
+            stop_workers()
             raise
 
 
@@ -534,6 +534,10 @@ def prepare_outputs(out_dir: str | Path, csv_path: str | Path | None = None, ove
     With ``resume`` the folder is the resumed run's own: it is kept as it is
     (``overwrite`` then applies to the CSV file only).
     """
+    if not str(out_dir).strip():  # Path("") would be the current folder
+        raise OutputError("--out '' names no folder")
+    if csv_path is not None and not str(csv_path).strip():
+        raise OutputError("--csv '' names no file")
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise OutputError(f"--out {out} is a file, not a folder")
@@ -718,6 +722,8 @@ def read_journal(folder: str | Path) -> Journal:
 
     folder = Path(folder)
     path = folder / JOURNAL_FILE
+    if folder.exists() and not folder.is_dir():
+        raise JournalError(f"--resume {folder} is a file: name the run's folder (the one that holds {JOURNAL_FILE})")
     if not folder.is_dir():
         raise JournalError(f"--resume {folder}: no such folder")
     if not path.is_file():
@@ -789,6 +795,9 @@ def _read_header(path: Path, raw: bytes) -> Journal:
 
 def _read_deal_line(raw: bytes, journal: Journal) -> tuple[int, float, list[GameOutcome]]:
     entry = json.loads(raw)
+    if not isinstance(entry, dict) or not isinstance(entry.get("games"), list) \
+            or not all(isinstance(game, dict) for game in entry["games"]):
+        raise ValueError("a deal's line is a JSON object with a list of game objects")
     index, seconds = entry["deal"], entry["seconds"]
     if not isinstance(index, int) or not 0 <= index < len(journal.deals):
         raise ValueError(f"deal {index!r} is not one of the run's {len(journal.deals)} deals")

@@ -21,6 +21,7 @@ MAX_DEALS = 1_000_000
 MAX_SIMULATIONS = 10_000_000
 MAX_SECONDS = 86_400.0
 EXIT_INTERRUPTED = 130  # the shell's code for a stop by SIGINT
+EXIT_TERMINATED = 143  # and by SIGTERM
 DEFAULT_TOURNAMENT_DEALS = 100
 DEFAULT_TOURNAMENT_SEED = 1
 
@@ -122,10 +123,12 @@ def _build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="the table in a web browser (textual-serve); table options go before 'serve'")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--port", type=_whole_number(0, 65535), default=8000,
+                       help="port to listen on (default 8000; 0: a free one, printed)")
     serve.add_argument("--tables", type=_whole_number(1, 1000), default=8,
                        help="the most browser tabs with a table at once, each its own series in its own folder "
                             "under the data folder (default 8); a tab beyond them shows why it has none")
+    serve.set_defaults(command_parser=serve)  # its usage errors show serve's usage
 
     sub.add_parser("calibrate", help="measure this machine's speed against the reference and store it")
 
@@ -165,9 +168,25 @@ def _build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
-    problem = _check_player_specs(args)
+    problem = _check_player_specs(args) or (_check_serve_address(args) if args.command == "serve" else None)
     if problem:
-        parser.error(problem)  # a usage error, exit 2, before any work
+        getattr(args, "command_parser", parser).error(problem)  # a usage error, exit 2, before any work
+    with _sigterm_like_ctrl_c(args.command is None or args.command == "serve"
+                              or (args.command == "replay" and not args.json)) as terminated:
+        status = _run(args)
+    if status == EXIT_INTERRUPTED:
+        if argv is None:
+            # the process ends now: a second Ctrl+C must not break into the interpreter's shutdown
+            # (joining the worker pool's threads), which would print "Exception ignored … KeyboardInterrupt"
+            import signal
+
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if terminated.is_set():
+            return EXIT_TERMINATED
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return _dispatch(args)
     except KeyboardInterrupt:
@@ -199,6 +218,9 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
         elif args.command == "analyze":
             if args.move is not None and (args.trick is not None or args.card is not None):
                 return "--move names the position on its own: leave out --trick and --card"
+            problem = _analyze_budget_twice(args)
+            if problem:
+                return problem
             spec = validate_spec(_analyze_spec(args))
             if spec.kind not in ("mcu", "pimc"):
                 raise ValueError(f"--player: analyze runs an mcu or pimc player, not {spec.kind!r}")
@@ -214,6 +236,20 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
                 validate_spec(str(spec))
     except ValueError as exc:
         return str(exc)
+    return None
+
+
+def _analyze_budget_twice(args: argparse.Namespace) -> str | None:
+    """``--simulations``/``--time``/``--eval`` beside a ``--player`` spec that gives the same: refused."""
+    from engine.players.registry import parse_spec
+
+    params = parse_spec(args.player).params
+    in_spec = [f"{name}={params[name]}" for name in ("simulations", "time") if name in params]
+    for option, given in (("--simulations", args.simulations), ("--time", args.time)):
+        if given is not None and in_spec:
+            return f"{option}: the spec {args.player!r} already gives the budget ({in_spec[0]}): give it once"
+    if args.eval is not None and "eval" in params:
+        return f"--eval: the spec {args.player!r} already gives eval={params['eval']}: give it once"
     return None
 
 
@@ -283,14 +319,57 @@ def _open_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_serve_address(args: argparse.Namespace) -> str | None:
+    """``serve``'s --host and --port, tried before the server starts: an address that does not
+    resolve or cannot be listened on is a usage error.  ``--port 0`` becomes the free port
+    found, so that the address printed is the real one."""
+    import errno
+    import socket
+
+    try:
+        addresses = socket.getaddrinfo(args.host or None, args.port, type=socket.SOCK_STREAM,
+                                       flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        return f"--host {args.host!r} does not resolve to an address: {getattr(exc, 'strerror', None) or exc}"
+    port = args.port
+    with contextlib.ExitStack() as stack:
+        for family, kind, proto, _, address in addresses:
+            sock = stack.enter_context(socket.socket(family, kind, proto))
+            # as the server binds: a port in TIME_WAIT is free, and an IPv6 socket leaves IPv4 to its own
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind((address[0], port, *address[2:]))
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    return f"--port {port}: the port is in use on {address[0]}; choose another (--port 0: any free one)"
+                return f"cannot listen on {address[0]} port {port}: {exc.strerror or exc}"
+            port = sock.getsockname()[1]  # the free port --port 0 found, for every address alike
+    args.port = port
+    args.listens_beyond_this_machine = not all(_is_loopback(address[0]) for *_, address in addresses)
+    return None
+
+
+def _is_loopback(address: str) -> bool:
+    import ipaddress
+
+    return ipaddress.ip_address(address.split("%")[0]).is_loopback
+
+
 def _serve(args: argparse.Namespace) -> int:
     """Serve the table over HTTP: each browser tab runs ``skat`` with the same table options,
-    in a folder of its own (``--browser-tab``)."""
+    in a folder of its own (``--browser-tab``).  The address was tried in ``main``
+    (``_check_serve_address``); Ctrl+C exits 130, SIGTERM 143."""
     import shlex
     from pathlib import Path
 
-    from textual_serve.server import Server
+    from .web_server import TableServer
 
+    if args.listens_beyond_this_machine:
+        print(f"skat serve: warning: listening on {args.host or 'every address'!s} reaches beyond this machine: "
+              "anyone who can reach it can play at this table and read its data (the saved series, the game "
+              "records, the settings). Use --host 127.0.0.1 to serve this machine only.", file=sys.stderr)
     command = [sys.executable, "-m", "skat_tui.cli"]
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
@@ -301,8 +380,12 @@ def _serve(args: argparse.Namespace) -> int:
     command += _rules_flags(args)
     command += ["--browser-tab", str(args.tables)]
     templates = Path(__file__).resolve().parent / "web"  # the page says it is loading (app_index.html)
-    Server(shlex.join(command), host=args.host, port=args.port, title="Skat", templates_path=templates).serve()
-    return 0
+    shown = "127.0.0.1" if args.host in ("", "0.0.0.0") else "[::1]" if args.host == "::" else \
+        f"[{args.host}]" if ":" in args.host else args.host  # a wildcard is reached at the loopback address
+    server = TableServer(shlex.join(command), host=args.host, port=args.port, title="Skat",
+                         public_url=f"http://{shown}:{args.port}", templates_path=templates)
+    server.serve()
+    return server.exit_code
 
 
 def _rules_flags(args: argparse.Namespace) -> list[str]:
@@ -506,6 +589,34 @@ def _add_review_parser(sub) -> None:
 
 
 @contextlib.contextmanager
+def _sigterm_like_ctrl_c(own_handling: bool):
+    """Yield an event set by SIGTERM while the block runs; the signal is handled as Ctrl+C
+    (by whatever handles SIGINT then), so that a command stopped by ``kill`` keeps its output
+    and journal and ends its workers as after Ctrl+C.  With ``own_handling`` (the table, the
+    replay viewer and ``serve``: Textual and textual-serve) SIGTERM is left to them."""
+    import signal
+    import threading
+
+    noted = threading.Event()
+    if own_handling or threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+
+    def on_sigterm(signum, frame):
+        noted.set()
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        raise KeyboardInterrupt  # SIGINT ignored or its handler did not raise: stop all the same
+
+    previous = signal.signal(signal.SIGTERM, on_sigterm)
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextlib.contextmanager
 def _ctrl_c_noted():
     """Yield an event set by Ctrl+C (SIGINT) while the block runs.  The signal still raises
     KeyboardInterrupt; the event also keeps it when Python swallows that exception (raised
@@ -686,7 +797,7 @@ def _tournament(args: argparse.Namespace) -> int:
             seed = args.seed if args.seed is not None else DEFAULT_TOURNAMENT_SEED
             deals = (t.read_deals(args.deals_file) if args.deals_file
                      else t.generate_deals(args.deals if args.deals is not None else DEFAULT_TOURNAMENT_DEALS, seed))
-            out_dir = args.out or f"tournament-{seed}-{time.strftime('%Y%m%d-%H%M%S')}"
+            out_dir = args.out if args.out is not None else f"tournament-{seed}-{time.strftime('%Y%m%d-%H%M%S')}"
         # before the first game, not after the last
         t.prepare_outputs(out_dir, args.csv, args.overwrite, resume=journal is not None)
     except (ValueError, OSError) as exc:

@@ -17,8 +17,6 @@ process dies in between.
 from __future__ import annotations
 
 import json
-import math
-import os
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -34,8 +32,10 @@ from engine.scoring import Declaration
 from engine.series import Series, deal_game
 
 from .safe_files import write_atomically
-from .settings import data_dir
+from .cli import MAX_SEED  # the seeds --seed takes (a new series draws one below 2**31)
+from .settings import check_number, data_dir
 
+SAVE_FIELDS = {"version", "seed", "first_dealer", "rules", "games", "recorded", "current", "cards_shown"}
 SAVE_VERSION = 2
 """Version 2 writes moves in ISS notation; version 1 saves (a JSON move codec) still load."""
 READABLE_VERSIONS = (1, 2)
@@ -66,11 +66,20 @@ def decode_game(data: dict[str, Any], version: int = SAVE_VERSION,
     IllegalMoveError if they do not make a game."""
     if not isinstance(data, dict) or not isinstance(data.get("deal"), list) or not isinstance(data.get("moves"), list):
         raise ValueError("a game must have a deal and a list of moves")
+    if set(data) != {"deal", "moves"}:
+        raise ValueError(f"a game has a deal and moves only, not {sorted(set(data) - {'deal', 'moves'})[0]!r}")
+    if len(data["deal"]) != 32 or not all(isinstance(c, str) for c in data["deal"]):
+        raise ValueError("the deal must list the 32 cards by name")
     deal = Deal.from_order([Card.from_str(c) for c in data["deal"]])
     state = GameState.new(deal, rules=rules)
-    for item in data["moves"]:
-        seat = int(item[0])
+    for number, item in enumerate(data["moves"], start=1):
+        if not isinstance(item, list) or len(item) < 2 or (version != 1 and len(item) != 2) \
+                or type(item[0]) is not int or item[0] not in range(3) or not isinstance(item[1], str):
+            raise ValueError(f"move {number} must be [seat 0-2, move], not {item!r}")
+        seat = item[0]
         state.push(_version_1_move(item[1:]) if version == 1 else state.parse_iss(item[1], seat))
+        if state.moves[-1][0] != seat:  # the engine says whose move it was; the save must agree
+            raise ValueError(f"move {number} ({item[1]}) is seat {state.moves[-1][0]}'s, not seat {seat}'s")
     return deal, list(state.moves)
 
 
@@ -276,17 +285,22 @@ class TableSession:
         scored here; ``write_records`` then adds any games missing from the record file."""
         if not isinstance(data, dict):
             raise ValueError(f"a save must be a JSON object, not {type(data).__name__}")
+        unknown = sorted(set(data) - SAVE_FIELDS)
+        if unknown:
+            raise ValueError(f"unknown field {unknown[0]!r}")
         version = data.get("version")
         if type(version) is not int or version not in READABLE_VERSIONS:
             raise ValueError(f"unknown save version {version!r}")
-        seed = _whole_number(data.get("seed"), "seed")
-        first_dealer = _whole_number(data.get("first_dealer"), "first_dealer")
-        if first_dealer not in range(3):
-            raise ValueError(f"first_dealer must be 0, 1 or 2, not {first_dealer}")
+        seed = int(check_number(data.get("seed"), "seed", low=0, high=MAX_SEED, whole=True))
+        first_dealer = int(check_number(data.get("first_dealer"), "first_dealer", low=0, high=2, whole=True))
         games = data.get("games")
         if not isinstance(games, list):
             raise ValueError("games must be a list")
-        recorded = data.get("recorded", len(games))
+        # an older save has no count: all its games are in the record file
+        recorded = int(check_number(data.get("recorded", len(games)), "recorded", low=0, high=len(games), whole=True))
+        current = data.get("current")
+        if current is not None and not isinstance(current, dict):
+            raise ValueError(f"current must be a game or null, not {current!r}")
         try:
             rules = HouseRules.from_dict(data["rules"]) if "rules" in data else ISKO
         except ValueError as exc:
@@ -294,20 +308,27 @@ class TableSession:
         session = cls(seed=seed, series=Series(TABLE_NAMES, first_dealer, rules=rules), save_path=save_path,
                       rules=rules)
         for raw in games:
-            deal, moves = decode_game(raw, version, rules)
+            try:
+                deal, moves = decode_game(raw, version, rules)
+            except ValueError as exc:
+                raise ValueError(f"game {len(session.finished) + 1}: {exc}") from None
             seats = session.seats
             state = replay_moves(deal, moves, rules)
             if not state.is_over:
                 raise ValueError(f"game {len(session.finished) + 1} of the save is not finished")
             session.series.record(state.result())
             session.finished.append(FinishedGame(deal, moves, seats))
-        session.recorded = max(0, min(_whole_number(recorded, "recorded"), len(session.finished)))
+        session.recorded = recorded
         shown = data.get("cards_shown", [])
         if not isinstance(shown, list):
             raise ValueError("cards_shown must be a list of game indices")
-        session.cards_shown = {_whole_number(index, "cards_shown") for index in shown}
-        if data.get("current"):
-            deal, moves = decode_game(data["current"], version, rules)
+        session.cards_shown = {int(check_number(index, "cards_shown", low=0, high=max(0, len(games)), whole=True))
+                               for index in shown}
+        if current is not None:
+            try:
+                deal, moves = decode_game(current, version, rules)
+            except ValueError as exc:
+                raise ValueError(f"current: {exc}") from None
             session.state = replay_moves(deal, moves, rules)
             if session.state.is_over:
                 session._score_current()
@@ -340,13 +361,6 @@ class TableSession:
             self.save_path.unlink(missing_ok=True)
         except OSError as exc:
             self._failed(f"Could not remove the saved series {self.save_path}: {exc.strerror or exc}")
-
-
-def _whole_number(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or value != int(value):
-        raise ValueError(f"{name} must be a whole number, not {value!r}")
-    return int(value)
 
 
 def series_save_path() -> Path:

@@ -135,6 +135,12 @@ def usage_error(capsys, *args) -> str:
     ("mcu:foo=1", "unknown MCU parameter(s): foo"),
     ("pimc:eval=bogus", "unknown evaluation 'bogus'"),
     ("random", "the table seats heuristic, mcu, pimc opponents, not 'random'"),
+    ("mcu:simulations=5,simulations=7", "simulations is given twice in 'mcu:simulations=5,simulations=7'"),
+    ("mcu:simulations=5,worlds=7", "simulations is given twice in 'mcu:simulations=5,worlds=7' (worlds is another "
+                                   "name for simulations)"),
+    ("pimc:eval=wins,eval=mean", "eval is given twice"),
+    ("pimc:simulations=5,time=2", "give the budget as simulations=N or time=T, not both"),
+    ("mcu:time=0", "time must be a number of seconds above 0, not '0'"),
 ])
 def test_a_bad_opponent_spec_is_a_usage_error_before_the_table_opens(capsys, monkeypatch, spec, message):
     monkeypatch.setattr(cli, "_open_table", lambda args: pytest.fail("the table opened"))
@@ -151,6 +157,40 @@ def test_a_bad_tournament_spec_is_a_usage_error_before_any_game(capsys, monkeypa
     line = usage_error(capsys, "tournament", "--players", "mcu:simulations=abc,heuristic,heuristic", "--deals", "2")
     assert "simulations must be a whole number" in line
     assert "needs three specs" in usage_error(capsys, "tournament", "--players", "heuristic,heuristic")
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--player", "mcu:simulations=5", "--simulations", "7"),
+     "--simulations: the spec 'mcu:simulations=5' already gives the budget (simulations=5): give it once"),
+    (("--player", "pimc:time=1", "--simulations", "7"), "--simulations: the spec 'pimc:time=1' already gives"),
+    (("--player", "mcu:simulations=5", "--time", "1"), "--time: the spec 'mcu:simulations=5' already gives"),
+    (("--player", "mcu:eval=wins", "--eval", "mean"), "--eval: the spec 'mcu:eval=wins' already gives eval=wins"),
+    (("--player", "mcu:time=0"), "time must be a number of seconds above 0"),
+    (("--player", "mcu:simulations=5,time=1"), "not both"),
+])
+def test_analyze_refuses_a_budget_given_twice(capsys, args, message):
+    assert message in usage_error(capsys, "analyze", str(SAMPLES), "--id", "684159", *args)
+
+
+def test_a_tournament_spec_with_a_parameter_twice_is_refused(capsys, monkeypatch):
+    from engine import tournament
+
+    monkeypatch.setattr(tournament, "run_tournament", lambda *a, **k: pytest.fail("games were played"))
+    line = usage_error(capsys, "tournament", "--players", "mcu:simulations=5,worlds=7,heuristic,heuristic")
+    assert "simulations is given twice" in line
+
+
+@pytest.mark.parametrize("option", ["--out", "--csv"])
+def test_a_tournament_out_or_csv_that_names_nothing_is_refused(capsys, monkeypatch, tmp_path, option):
+    from engine import tournament
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(tournament, "run_tournament", lambda *a, **k: pytest.fail("games were played"))
+    args = ["tournament", "--players", "heuristic,heuristic,heuristic", "--deals", "1"]
+    args += ["--out", ""] if option == "--out" else ["--out", "run", "--csv", " "]
+    assert cli.main(args) == 2
+    assert f"{option} '' names no" in capsys.readouterr().err.replace("' '", "''")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_analyze_refuses_a_bad_evaluation_as_a_usage_error(capsys):

@@ -120,7 +120,10 @@ def number_param(name: str, text: str, low: float, high: float, what: str = "a n
 
 
 def seconds_param(name: str, text: str) -> float:
-    return number_param(name, text, 0, MAX_SECONDS, "a number of seconds")
+    value = number_param(name, text, 0, MAX_SECONDS, "a number of seconds")
+    if value == 0:  # refused as --time 0 is: no time to think is no budget
+        raise ValueError(f"{name} must be a number of seconds above 0, not {text!r}")
+    return value
 
 
 class MonteCarloPlayer(Player):
@@ -197,6 +200,8 @@ class MonteCarloPlayer(Player):
         kwargs: dict = {}
         time_budget = params.pop("time", None)
         sims = params.pop("simulations", None)
+        if time_budget is not None and sims is not None:
+            raise ValueError("give the budget as simulations=N or time=T, not both")
         if time_budget is not None or sims is not None:
             kwargs["limit"] = Limit(
                 time=seconds_param("time", time_budget) if time_budget is not None else None,
@@ -338,9 +343,11 @@ class MonteCarloPlayer(Player):
         worlds_done = [0]
         last_report = [start]
 
+        abandoned = threading.Event()  # the calling thread was interrupted: no more batches
+
         def take_batch() -> tuple[int, int] | None:
             with lock:
-                if stop is not None and stop.is_set():
+                if abandoned.is_set() or (stop is not None and stop.is_set()):
                     return None
                 if deadline is not None and time.perf_counter() >= deadline:
                     return None
@@ -393,8 +400,15 @@ class MonteCarloPlayer(Player):
                 work()
             else:
                 with ThreadPoolExecutor(self.threads) as pool:
-                    for future in [pool.submit(work) for _ in range(self.threads)]:
-                        future.result()
+                    try:
+                        for future in [pool.submit(work) for _ in range(self.threads)]:
+                            future.result()
+                    except BaseException:
+                        # Ctrl+C reaches only this waiting thread: the workers must quit too, else
+                        # leaving the pool waits for them to spend the whole budget
+                        abandoned.set()
+                        self.on_stop_requested()
+                        raise
         finally:
             finished.set()
             if watcher is not None:

@@ -47,8 +47,12 @@ def parse_spec(text: str) -> PlayerSpec:
         key, eq, value = part.partition("=")
         if not eq or not key or not value:
             raise ValueError(f"bad parameter {part!r} in {text!r} (expected key=value)")
-        key = key.strip().lower()
-        params[PARAMETER_ALIASES.get(key, key)] = value.strip()
+        given = key.strip().lower()
+        key = PARAMETER_ALIASES.get(given, given)
+        if key in params:
+            also = f" ({given} is another name for {key})" if given != key else ""
+            raise ValueError(f"{key} is given twice in {text!r}{also}: give each parameter once")
+        params[key] = value.strip()
     return PlayerSpec(kind, params, text)
 
 

@@ -146,8 +146,8 @@ def test_a_contract_decision_keeps_its_budget_in_worlds_or_seconds():
         decision = make_player(parse_spec("pimc:bidding=search"), 3).choose(view, limit)
         assert decision.analysis.simulations == worlds and decision.analysis.limit == limit
         assert all(c.simulations == worlds for c in decision.analysis.candidates)
-    bid = make_player(parse_spec("mcu:time=0,bidding=search"), 3).choose(
-        GameState.new(deal_with(BIDDING_HAND)).view(1))
+    bid = make_player(parse_spec("mcu:bidding=search"), 3).choose(
+        GameState.new(deal_with(BIDDING_HAND)).view(1), Limit(time=0))
     assert bid.analysis.simulations == bidding.BATCH_WORLDS and bid.analysis.limit == Limit(time=0)
 
 

@@ -119,6 +119,29 @@ def test_an_unreadable_line_before_the_last_stops_the_resume_naming_it(uninterru
     assert (out / JOURNAL_FILE).read_bytes() == before and sorted(p.name for p in out.iterdir()) == [JOURNAL_FILE]
 
 
+@pytest.mark.parametrize("line", [b"[1, 2]", b'"deal"', b"7", b'{"deal": 1, "seconds": 1, "games": [[]]}'])
+def test_a_journal_line_that_is_not_an_object_is_named_by_its_number(uninterrupted, capsys, monkeypatch, tmp_path,
+                                                                     line):
+    out = tmp_path / "run"
+    out.mkdir()
+    lines = journal_lines(uninterrupted)
+    lines[2] = line
+    (out / JOURNAL_FILE).write_bytes(b"\n".join(lines[:4]) + b"\n")
+    monkeypatch.setattr(tournament, "play_deal", lambda *a: pytest.fail("a game was played"))
+    assert cli.main(["tournament", "--resume", str(out), "--json"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"{out / JOURNAL_FILE} line 3: not a finished deal (a deal's line is a JSON object" in err
+    assert "indices" not in err and "object has no attribute" not in err
+
+
+def test_resume_of_a_file_says_it_is_a_file(capsys, tmp_path):
+    path = tmp_path / "journal.jsonl"
+    path.write_text("{}\n")
+    assert cli.main(["tournament", "--resume", str(path)]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"--resume {path} is a file: name the run's folder" in err and "no such folder" not in err
+
+
 @pytest.mark.parametrize("case", ["no folder", "no journal", "unreadable first line", "empty journal"])
 def test_resume_without_a_readable_journal_is_refused_naming_the_folder(case, capsys, monkeypatch, tmp_path):
     folder = tmp_path / "run"

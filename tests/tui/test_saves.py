@@ -209,6 +209,62 @@ def test_damaged_saves_are_set_aside_and_a_new_series_starts(text):
     assert (data_dir() / "current-series.broken-2.json").read_text() == text
 
 
+def a_save_with_one_game_and_a_current_one() -> dict:
+    session = TableSession.new(9)
+    play_to_the_end(session)
+    session._score_current()
+    session.recorded = 1
+    session.start_game()
+    session.push(RandomPlayer(1).choose(session.state.view(session.state.to_move)).move)
+    return session.to_json()
+
+
+SAVE_CHANGES = [  # (change to a good save, what the notice names)
+    ({"current": []}, "current must be a game or null"),
+    ({"current": 0}, "current must be a game or null"),
+    ({"recorded": -5}, "recorded must be between 0 and 1"),
+    ({"recorded": 2}, "recorded must be between 0 and 1"),
+    ({"recorded": "1"}, "recorded must be a number"),
+    ({"seed": -1}, "seed must be between 0"),
+    ({"seed": True}, "seed must be a number"),
+    ({"first_dealer": 1.5}, "first_dealer must be a whole number"),
+    ({"colour": "red"}, "unknown field 'colour'"),
+    ({"rules": {"ramsch": "yes"}}, "rules: house rule ramsch is on or off"),
+]
+
+
+@pytest.mark.parametrize("change, message", SAVE_CHANGES, ids=[str(c) for c, _ in SAVE_CHANGES])
+def test_every_field_of_the_save_is_checked_and_a_bad_one_set_aside(change, message):
+    data = a_save_with_one_game_and_a_current_one()
+    assert TableSession.from_json(json.loads(json.dumps(data))).game_number == 2  # the good save loads
+    data.update(change)
+    series_save_path().parent.mkdir(parents=True)
+    series_save_path().write_text(json.dumps(data))
+    session, notices = open_session(8)
+    assert session.seed == 8 and not session.finished and session.state is None
+    assert "damaged" in notices[0] and message in notices[0] and "current-series.broken.json" in notices[0]
+    assert record_ids() == []  # nothing of the damaged save reaches the record file
+
+
+@pytest.mark.parametrize("where", ["games", "current"])
+@pytest.mark.parametrize("change, message", [
+    (lambda game: game["moves"][0].__setitem__(0, 2), "is seat 1's, not seat 2's"),
+    (lambda game: game["moves"][0].__setitem__(0, "1"), "must be [seat 0-2, move]"),
+    (lambda game: game["moves"][0].append("extra"), "must be [seat 0-2, move]"),
+    (lambda game: game["moves"][0].__setitem__(1, 18), "must be [seat 0-2, move]"),
+    (lambda game: game["deal"].pop(), "the deal must list the 32 cards"),
+    (lambda game: game.__setitem__("note", 1), "a game has a deal and moves only, not 'note'"),
+], ids=["wrong-seat", "seat-as-text", "three-items", "move-not-text", "31-cards", "extra-key"])
+def test_every_move_of_a_saved_game_is_checked(where, change, message):
+    data = a_save_with_one_game_and_a_current_one()
+    game = data["games"][0] if where == "games" else data["current"]
+    change(game)
+    with pytest.raises(ValueError) as info:
+        TableSession.from_json(data)
+    assert message in str(info.value)
+    assert str(info.value).startswith("game 1: " if where == "games" else "current: ")
+
+
 def test_run_table_shows_the_settings_notice_and_releases_the_lock(monkeypatch):
     settings_path().parent.mkdir(parents=True)
     settings_path().write_text("[]")
