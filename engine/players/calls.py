@@ -22,8 +22,8 @@ KONTRA_WIN_SHARE = 0.5
 """A defender says Kontra when his side wins at least this share of the worlds (MCU)."""
 PIMC_KONTRA_WIN_SHARE = 0.65
 """PIMC's Kontra share: its double-dummy worlds let the defenders see every card, which flatters
-them; of 285 PIMC defences against the heuristic (docs/house-rules.md) the defenders won 49 % of
-the worlds' 50 % games and 67 % of its 65 % ones."""
+them; of 287 PIMC defences against the heuristic (``engine.tools.call_calibration``) the defenders
+won 50 % of those its worlds gave 50 % and 58 % of those they gave 65 %."""
 RE_WIN_SHARE = 2 / 3
 """The declarer says Re when he wins at least this share of the worlds.  Won he
 scores +v, lost -2v: doubling pays from a win share of 2/3 on, and after Re

@@ -1,13 +1,15 @@
-"""How true a searcher's Kontra share is: at each first-trick decision where the engine lets a
-defender say Kontra, the share of its worlds that the defenders win (the figure its call is
-decided on, ``engine.players.calls``) against how the game really ended.
+"""How true a player's Kontra figure is: at each first-trick decision where the engine lets a
+defender say Kontra, the figure its call is decided on (``engine.players.calls``: a searcher's
+share of worlds the defenders win, the heuristic's count of jacks and strong cards) against how
+the game really ended.
 
-The tested spec sits in each seat in turn against two heuristic players, Kontra and Re on
-(no other house rule), on seeded deals; its own calls are left on.  The report bins the
-shares by tenths and gives, for each threshold, how many defences would be doubled and how
-many of those the defenders won::
+The tested spec sits in each seat in turn against two others (``--others``, the heuristic by
+default), Kontra and Re on (no other house rule), on seeded deals; its own calls are left on.
+The report bins the figures (shares by tenths, counts one by one) and gives, for each
+threshold, how many defences would be doubled and how many of those the defenders won::
 
     python3 -m engine.tools.call_calibration --player pimc:simulations=100 --deals 150 --seed 1
+    python3 -m engine.tools.call_calibration --player heuristic --others mcu:simulations=30 --deals 300
 """
 
 from __future__ import annotations
@@ -18,20 +20,34 @@ import sys
 
 from ..game import Deal, GameState, Kontra
 from ..house_rules import ISKO
-from ..players.calls import offered_call
+from ..players.calls import heuristic_call, offered_call
+from ..players.heuristic import HeuristicPlayer
 from ..players.registry import make_player, validate_spec
+from ..rules import GameType
 
 SHARE = re.compile(r"the defenders win (\d+)% of (\d+) worlds")
+COUNT = re.compile(r"= (\d+) \(needs \d+\)")
 
 
-def defences(spec: str, deals: int, seed: int, progress=None) -> list[tuple[float, bool]]:
-    """(the defenders' share of the worlds at the Kontra decision, the defenders won) per defence."""
+def _figure(note: str) -> float | None:
+    """The share (0..1) or the count a Kontra note gives, None if it gives neither."""
+    found = SHARE.search(note)
+    if found:
+        return int(found.group(1)) / 100
+    found = COUNT.search(note)
+    return int(found.group(1)) if found else None
+
+
+def defences(spec: str, deals: int, seed: int, progress=None,
+             others: str = "heuristic") -> list[tuple[float, bool, str]]:
+    """(the figure at the Kontra decision, the defenders won, 'suit', 'grand' or 'null') per
+    defence of ``spec``."""
     rules = ISKO.with_switches(kontra=True)
     out = []
     for number in range(deals):
         deal = Deal.shuffled(seed * 1_000_003 + number)
         for tested in range(3):
-            players = [make_player("heuristic", seed * 7_919 + number * 3 + s) for s in range(3)]
+            players = [make_player(others, seed * 7_919 + number * 3 + s) for s in range(3)]
             players[tested] = make_player(spec, seed * 7_919 + number * 3 + tested)
             state = GameState.new(deal, rules=rules)
             for seat, player in enumerate(players):
@@ -42,21 +58,37 @@ def defences(spec: str, deals: int, seed: int, progress=None) -> list[tuple[floa
                 view = state.view(seat)
                 asked = seat == tested and share is None and isinstance(offered_call(view), Kontra)
                 decision = players[seat].choose(view)
-                if asked and decision.analysis is not None:
-                    found = SHARE.search(decision.analysis.note or "")
-                    if found:
-                        share = int(found.group(1)) / 100
+                if asked:
+                    # the heuristic notes its count only when it calls: ask its rule for the rest
+                    note = decision.analysis.note if decision.analysis is not None else ""
+                    share = _figure(note or "")
+                    if share is None and isinstance(players[seat], HeuristicPlayer):
+                        share = _figure(heuristic_call(view, Kontra())[1])
                 state.push(decision.move)
             result = state.result()
             if share is not None and result is not None and getattr(result, "declarer", None) is not None:
-                out.append((share, not result.won))
+                game = state.declaration.game
+                family = "grand" if game == GameType.GRAND else "null" if game == GameType.NULL else "suit"
+                out.append((share, not result.won, family))
         if progress is not None:
             progress(number + 1, out)
     return out
 
 
-def report(found: list[tuple[float, bool]]) -> list[str]:
+def report(found: list[tuple[float, bool, str]], counts: bool = False) -> list[str]:
+    """Shares (0..1) binned by tenths, or with ``counts`` the heuristic's counts one by one,
+    by suit game and grand (its thresholds differ)."""
     lines = [f"{len(found)} defences"]
+    if counts:
+        for family in ("suit", "grand"):
+            mine = [(figure, won) for figure, won, kind in found if kind == family]
+            for threshold in range(4, 11):
+                doubled = [won for figure, won in mine if figure >= threshold]
+                if doubled:
+                    lines.append(f"{family}, Kontra from {threshold}: {len(doubled)} of {len(mine)} defences "
+                                 f"({len(doubled) / len(mine):.0%}), defenders won {sum(doubled) / len(doubled):.0%}")
+        return lines
+    found = [(figure, won) for figure, won, _ in found]
     for tenth in range(10):
         inside = [won for share, won in found if min(int(share * 10), 9) == tenth]
         if inside:
@@ -75,14 +107,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--player", default="mcu:simulations=100")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--others", default="heuristic", help="the spec of the two other seats")
     args = parser.parse_args(argv)
     validate_spec(args.player)
+    validate_spec(args.others)
 
     def progress(done, found):
         if done % 25 == 0:
             print(f"{done} deals, {len(found)} defences", file=sys.stderr, flush=True)
 
-    print("\n".join(report(defences(args.player, args.deals, args.seed, progress))))
+    found = defences(args.player, args.deals, args.seed, progress, args.others)
+    print("\n".join(report(found, counts=args.player.split(":")[0] == "heuristic")))
     return 0
 
 
