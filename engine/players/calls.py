@@ -34,8 +34,7 @@ CALL_WORLDS = 100
 is kept): it comes once a game, and a few worlds cannot tell a 40 % game from a 60 % one."""
 HEURISTIC_KONTRA = {"suit": 8, "grand": 6}
 """The heuristic defender's Kontra: jacks plus strong cards (trumps; in a grand, jacks and aces; a
-jack counts in both) at least this (docs/house-rules.md).  Against heuristic declarers 7 would do
-(65 % of its doubles won); against MCU declarers a suit game's 7 won 41 % of 152, its 8 55 % of 42."""
+jack counts in both) at least this; measured with ``engine.tools.call_calibration`` (docs/house-rules.md)."""
 HEURISTIC_RE = 9
 """The heuristic declarer's Re: jacks plus trumps (grand: jacks and aces) at least this."""
 
