@@ -15,6 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+MAX_SIMULATIONS = 10_000_000
+MAX_THREADS = 256
+MAX_SECONDS = 86_400.0
+"""Upper bounds of a budget and of a search's threads: beyond them a number is a typo, not a budget."""
+DEFAULT_SIMULATIONS = 100
+"""The worlds a Monte Carlo decision or a review values when no budget is given."""
+
+
 @dataclass(frozen=True)
 class Limit:
     """What a player may spend on one decision; ``None`` fields do not limit.

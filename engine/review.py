@@ -71,7 +71,7 @@ from pathlib import Path
 
 from .cards import Card, CardSet, cards_of
 from .game import GameState, Phase, Play, Re
-from .limits import Limit
+from .limits import DEFAULT_SIMULATIONS, Limit
 from .rules import SEAT_NAMES, GameType
 
 REVIEW_PLAYERS = ("pimc", "mcu")
@@ -673,7 +673,7 @@ def review_record(record, player_kind: str = "pimc", limit: Limit | None = None,
     Setting ``stop`` (a ``threading.Event``) raises ``ReviewStopped`` after the decision in progress."""
     if player_kind not in REVIEW_PLAYERS:
         raise ValueError(f"the review player must be one of {', '.join(REVIEW_PLAYERS)}, not {player_kind!r}")
-    limit = limit or Limit(simulations=100)
+    limit = limit or Limit(simulations=DEFAULT_SIMULATIONS)
     players = tuple(record.players) if len(tuple(record.players)) == 3 else ("Forehand", "Middlehand", "Rearhand")
     game, declarer = describe_game(record)
     review = GameReview(record.id, players, game, declarer, player_kind,
@@ -693,7 +693,7 @@ def review_record(record, player_kind: str = "pimc", limit: Limit | None = None,
                                                     threads))
         if on_decision:
             on_decision(done, len(decisions))
-    review.contracts = review_contracts(record, limit.simulations or 100, seed)
+    review.contracts = review_contracts(record, limit.simulations or DEFAULT_SIMULATIONS, seed)
     review.calls = review_calls(record, player_kind, limit, seed, threads)
     if review.decisions and not review.ramsch:
         first = review.decisions[0]
@@ -778,7 +778,7 @@ def review_records(records: list, player_kind: str = "pimc", limit: Limit | None
     ``on_progress(records_done, total)`` may report fractions of a record; ``on_review(index, review)``
     gets each review as it is finished (in any order).  A record whose review fails is left out and
     handed to ``on_error(record, exception)`` (raised again without it); the others go on."""
-    limit = limit or Limit(simulations=100)
+    limit = limit or Limit(simulations=DEFAULT_SIMULATIONS)
     if player_kind not in REVIEW_PLAYERS:
         raise ValueError(f"the review player must be one of {', '.join(REVIEW_PLAYERS)}, not {player_kind!r}")
     total = len(records)

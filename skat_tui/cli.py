@@ -18,8 +18,6 @@ from collections.abc import Sequence
 
 MAX_SEED = 2**32 - 1
 MAX_DEALS = 1_000_000
-MAX_SIMULATIONS = 10_000_000
-MAX_SECONDS = 86_400.0
 EXIT_INTERRUPTED = 130  # the shell's code for a stop by SIGINT
 EXIT_TERMINATED = 143  # and by SIGTERM
 DEFAULT_TOURNAMENT_DEALS = 100
@@ -40,7 +38,10 @@ def _whole_number(low: int, high: int):
 
 
 def _seconds(text: str) -> float:
-    """An argparse type: a finite number of seconds (NaN would never stop a search)."""
+    """An argparse type: a finite number of seconds (NaN would never stop a search), within the
+    engine's budget bounds (read when the option is given: the parser itself imports no engine)."""
+    from engine.limits import MAX_SECONDS
+
     try:
         value = float(text)
     except ValueError:
@@ -51,6 +52,13 @@ def _seconds(text: str) -> float:
 
 
 _SEED = _whole_number(0, MAX_SEED)
+
+
+def _simulations(text: str) -> int:
+    """An argparse type: a number of worlds within the engine's budget bounds."""
+    from engine.limits import MAX_SIMULATIONS
+
+    return _whole_number(1, MAX_SIMULATIONS)(text)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -113,7 +121,7 @@ def _build_parser() -> argparse.ArgumentParser:
                          help="an MCU or PIMC player spec, e.g. pimc, pimc:sampler=inference or "
                               "pimc:simulations=100,bidding=search (default mcu)")
     budget = analyze.add_mutually_exclusive_group()
-    budget.add_argument("--simulations", type=_whole_number(1, MAX_SIMULATIONS), default=None, help="worlds to sample (default: the spec's, else 100)")
+    budget.add_argument("--simulations", type=_simulations, default=None, help="worlds to sample (default: the spec's, else 100)")
     budget.add_argument("--time", type=_seconds, default=None, help="thinking time in reference seconds")
     analyze.add_argument("--eval", default=None, help="evaluation: mean, wins, step, type1-N, type2-N, type3")
     analyze.add_argument("--seed", type=_SEED, default=1)
@@ -575,7 +583,7 @@ def _add_review_parser(sub) -> None:
     review.add_argument("--id", default=None, help="review only the record with this ID (default: all)")
     review.add_argument("--player", choices=("pimc", "mcu"), default="pimc", help="the own-view search (default pimc)")
     budget = review.add_mutually_exclusive_group()
-    budget.add_argument("--simulations", type=_whole_number(1, MAX_SIMULATIONS), default=None,
+    budget.add_argument("--simulations", type=_simulations, default=None,
                         help="worlds per decision (default 100)")
     budget.add_argument("--time", type=_seconds, default=None, help="reference seconds per decision")
     review.add_argument("--seed", type=_SEED, default=1, help="seed of the searches (default 1)")

@@ -39,7 +39,7 @@ from ..analysis import Analysis, CardAccumulator
 from ..cards import CARD_POINTS, Card, cards_of
 from ..evaluation import Evaluation, default_for
 from ..game import GameState, Kontra, Phase, Play, Re
-from ..limits import Limit, wall_seconds
+from ..limits import DEFAULT_SIMULATIONS, MAX_SECONDS, MAX_SIMULATIONS, MAX_THREADS, Limit, wall_seconds
 from ..rules import CLASS_OF, STRENGTH, TRUMP_CLASS, GameType
 from ..scoring import declarer_wins
 from ..worlds.inference import InferenceSampler, belief_rows, beliefs_of, pool_size
@@ -87,12 +87,8 @@ class BatchOutcome:
         self.tie_break = tie_break
 
 
-MAX_SIMULATIONS = 10_000_000
-MAX_THREADS = 256
-MAX_SECONDS = 86_400.0
 COMMON_PARAMS = ("time", "simulations", "eval", "sampler", "threads", "bidding", "near")
 """The spec parameters every Monte Carlo player reads."""
-"""Upper bounds of spec parameters: beyond them a number is a typo, not a budget."""
 
 
 def whole_number_param(name: str, text: str, low: int, high: int) -> int:
@@ -128,7 +124,7 @@ def seconds_param(name: str, text: str) -> float:
 
 class MonteCarloPlayer(Player):
     name = "montecarlo"
-    default_limit = Limit(simulations=100)
+    default_limit = Limit(simulations=DEFAULT_SIMULATIONS)
     tie_margin = 0.0
     """Cards whose evaluation is within this of the best count as tied when
     secondary values can break the tie (PIMC's playouts)."""
@@ -169,7 +165,7 @@ class MonteCarloPlayer(Player):
         if bidding not in BIDDING_METHODS:
             raise ValueError(f"bidding must be {' or '.join(BIDDING_METHODS)}, not {bidding!r}")
         self.bidding = bidding
-        self.bidder = (SearchBidder(self.limit.simulations or 100, seed, informed=informed,
+        self.bidder = (SearchBidder(self.limit.simulations or DEFAULT_SIMULATIONS, seed, informed=informed,
                                     valuation=self.bid_valuation) if bidding == "search" else None)
         self._card_after_call: tuple[tuple, Decision] | None = None
         """After a Kontra or Re: the moves it followed, and the card chosen from the same worlds."""
@@ -283,7 +279,7 @@ class MonteCarloPlayer(Player):
         budget = limit or self.limit
         deadline = time.perf_counter() + wall_seconds(budget.time) if budget.time is not None else None
         worlds = budget.simulations or (MAX_SIMULATIONS if deadline is not None
-                                        else self.default_limit.simulations or 100)
+                                        else self.default_limit.simulations or DEFAULT_SIMULATIONS)
         name = self.name
 
         def snapshot(analysis: ContractAnalysis) -> None:
@@ -322,7 +318,7 @@ class MonteCarloPlayer(Player):
         deadline = start + wall_seconds(limit.time) if limit.time is not None else None
         max_worlds = limit.simulations
         if max_worlds is None and deadline is None:
-            max_worlds = self.default_limit.simulations or 100
+            max_worlds = self.default_limit.simulations or DEFAULT_SIMULATIONS
         effective_worlds = None
         if (self.inference or read_bidding) and not view.is_ramsch:  # (Ramsch: nobody bid or declared)
             sampler = InferenceSampler(view, pool_size(max_worlds), decision_seed)
