@@ -58,6 +58,31 @@ class Analysis:
     """sampler=inference: (seat, chance) for each other seat that has played a card, the chance
     that it plays like a searching program rather than like the heuristic."""
 
+    def to_json(self) -> dict:
+        """The analysis as plain data (``skat analyze --json``), as ``ContractAnalysis.to_json`` is."""
+        return {
+            "player": self.player,
+            "legal": [str(c) for c in self.legal],
+            "chosen": str(self.chosen) if self.chosen is not None else None,
+            "simulations": self.simulations,
+            "elapsed": round(self.elapsed, 4),
+            "limit": {"time": self.limit.time, "simulations": self.limit.simulations} if self.limit else None,
+            "null_game": self.null_game,
+            "note": self.note,
+            "effective_worlds": round(self.effective_worlds, 1) if self.effective_worlds is not None else None,
+            "cards": {
+                str(s.card): {
+                    "simulations": s.simulations,
+                    "mean": round(s.mean, 4),
+                    "std": round(s.std, 4),
+                    "evaluation": round(s.evaluation, 4),
+                    "win_share": round(s.win_share, 4),
+                    "histogram": list(s.histogram),
+                }
+                for s in self.cards
+            },
+        }
+
     def stats_for(self, card: Card) -> CardStats | None:
         for stats in self.cards:
             if stats.card == card:

@@ -445,7 +445,6 @@ def _replay_json(path: str) -> int:
 
 
 def _analyze(args: argparse.Namespace) -> int:
-    from engine.analysis_io import analysis_to_dict
     from engine.game import Phase
     from engine.limits import Limit
     from engine.players.registry import make_player
@@ -503,7 +502,7 @@ def _analyze(args: argparse.Namespace) -> int:
                                  str(player.evaluation_for(state.view(seat))))
         Console(highlight=False).print(report)
         return 0
-    out = analysis_to_dict(decision.analysis)
+    out = decision.analysis.to_json() if decision.analysis is not None else {}
     out.pop("elapsed")
     out.update({"id": args.id, "trick": trick, "card": card, "seat": seat})
     if args.move is not None:

@@ -124,7 +124,7 @@ def test_the_domain_modules_import_each_other_without_a_cycle():
 LAYERS = (
     ("core", ("engine.cards", "engine.rules", "engine.scoring", "engine.game", "engine.limits",
               "engine.house_rules", "engine.card_layout", "engine.record", "engine.replay",
-              "engine.analysis", "engine.analysis_io", "engine.evaluation")),
+              "engine.analysis", "engine.evaluation")),
     ("policy and solver", ("engine.policy", "engine.dds", "engine.positions")),
     ("worlds", ("engine.worlds",)),
     ("players", ("engine.players",)),
