@@ -8,20 +8,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import math
 import os
 import sys
-import time
 from collections.abc import Sequence
+
+from .commands import DEFAULT_TOURNAMENT_DEALS, DEFAULT_TOURNAMENT_SEED, EXIT_INTERRUPTED, EXIT_TERMINATED
 
 
 MAX_SEED = 2**32 - 1
 MAX_DEALS = 1_000_000
-EXIT_INTERRUPTED = 130  # the shell's code for a stop by SIGINT
-EXIT_TERMINATED = 143  # and by SIGTERM
-DEFAULT_TOURNAMENT_DEALS = 100
-DEFAULT_TOURNAMENT_SEED = 1
 
 
 def _whole_number(low: int, high: int):
@@ -229,7 +225,9 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
             problem = _analyze_budget_twice(args)
             if problem:
                 return problem
-            spec = validate_spec(_analyze_spec(args))
+            from .commands.analyze import analyze_spec
+
+            spec = validate_spec(analyze_spec(args))
             if spec.kind not in ("mcu", "pimc"):
                 raise ValueError(f"--player: analyze runs an mcu or pimc player, not {spec.kind!r}")
         elif args.command == "tournament":
@@ -284,19 +282,31 @@ def _check_table_opponent(option: str, spec) -> None:
 
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "replay":
-        return _replay_json(args.file) if args.json else _open_replay(args.file)
+        if args.json:
+            from .commands import replay
+
+            return replay.run_json(args.file)
+        return _open_replay(args.file)
     if args.command == "solve":
-        return _solve(args.file, args.trick, args.threshold, args.json, args.german)
+        from .commands import solve
+
+        return solve.run(args.file, args.trick, args.threshold, args.json, args.german)
     if args.command == "analyze":
-        return _analyze(args)
+        from .commands import analyze
+
+        return analyze.run(args)
     if args.command == "review":
-        return _review(args)
+        from .commands import review
+
+        return review.run(args)
     if args.command == "calibrate":
         return _calibrate()
     if args.command == "serve":
         return _serve(args)
     if args.command == "tournament":
-        return _tournament(args)
+        from .commands import tournament
+
+        return tournament.run(args)
     if args.command == "bench":
         import engine.tools.search_bench  # noqa: F401  (registers the player rows)
         from engine.tools.bench import run_bench
@@ -415,167 +425,6 @@ def _open_replay(path: str) -> int:
     return 0
 
 
-def _replay_json(path: str) -> int:
-    from engine.record import RecordError, iter_records, summary
-
-    failed = 0
-    out = sys.stdout
-    try:
-        handle = open(path, "rb")  # decoded line by line: a bad byte or an endless line fails only its line
-    except OSError as exc:
-        print(f"skat replay: cannot open {path}: {exc.strerror}", file=sys.stderr)
-        return 2
-    with handle:
-        for item in iter_records(handle):
-            if isinstance(item, RecordError):
-                failed += 1
-                print(f"{path}: {item}", file=sys.stderr)
-                continue
-            try:
-                line = summary(item)
-            except ValueError as exc:  # an engine error while replaying
-                failed += 1
-                print(f"{path}: {RecordError(str(exc), item.line, record_id=item.id)}", file=sys.stderr)
-                continue
-            if "result_mismatch" in line:
-                print(f"{path}: warning: {RecordError(line['result_mismatch'], item.line, record_id=item.id)}",
-                      file=sys.stderr)
-            out.write(json.dumps(line) + "\n")
-    return 1 if failed else 0
-
-
-def _analyze(args: argparse.Namespace) -> int:
-    from engine.game import Phase
-    from engine.limits import Limit
-    from engine.players.registry import make_player
-    from engine.positions import state_before_card
-    from engine.record import read_records
-
-    records, errors = read_records(args.file)
-    matching = [r for r in records if r.id == args.id]
-    if not matching:
-        for err in errors:
-            print(f"{args.file}: {err}", file=sys.stderr)
-        print(f"skat analyze: no record with ID {args.id} in {args.file}", file=sys.stderr)
-        return 2
-    record = matching[0]
-    try:
-        if args.move is not None:
-            state = _state_before_move(record, args.move)
-        else:
-            state = state_before_card(record, args.trick or 1, args.card or 1)
-    except ValueError as exc:
-        print(f"skat analyze: {exc}{'' if args.move is not None else _how_it_ended(record)}", file=sys.stderr)
-        return 2
-    player = make_player(_analyze_spec(args), args.seed)  # checked in main
-    # --time / --simulations, else the spec's own budget (100 worlds when it names none)
-    limit = Limit(time=args.time) if args.time is not None else (
-        Limit(simulations=args.simulations) if args.simulations is not None else player.limit)
-    seat = state.to_move
-    try:
-        decision = player.choose(state.view(seat), limit)
-    except Exception as exc:  # noqa: BLE001 - a player that cannot search a house-rule position
-        if not state.ramsch:
-            raise
-        print(f"skat analyze: the {args.player} player cannot analyze this Ramsch position of record {record.id} "
-              f"({type(exc).__name__}: {exc}); skat solve and skat review value a Ramsch's cards double-dummy",
-              file=sys.stderr)
-        return 2
-    if decision.analysis is None:  # decided by a rule, not a search (a Ramsch's skat round)
-        move = state.iss(decision.move)
-        if args.json:
-            print(json.dumps({"id": args.id, "move": args.move, "seat": seat, "player": args.player,
-                              "decision": move, "analysis": None}))
-        else:
-            print(f"Record {record.id} · move {args.move}: {state.phase.value.replace('_', ' ')} · "
-                  f"{args.player} decides {move} by its rule, without a search to show")
-        return 0
-    if state.phase != Phase.PLAY:
-        return _print_contract_analysis(args, record, state, decision)
-    trick, card = len(state.tricks) + 1, len(state.trick) + 1
-    if not args.json:
-        from rich.console import Console
-
-        from .analysis_table import analysis_report
-
-        report = analysis_report(record, state, decision.analysis, trick, card, args.german,
-                                 str(player.evaluation_for(state.view(seat))))
-        Console(highlight=False).print(report)
-        return 0
-    out = decision.analysis.to_json() if decision.analysis is not None else {}
-    out.pop("elapsed")
-    out.update({"id": args.id, "trick": trick, "card": card, "seat": seat})
-    if args.move is not None:
-        out["move"] = args.move
-    out.update(_beliefs_of_every_sampler(state.view(seat), decision.analysis.simulations, args.seed))
-    print(json.dumps(out))
-    return 0
-
-
-def _state_before_move(record, number: int):
-    """The full state before the record's move ``number`` (0: the first move after the deal)."""
-    moves = len(record.moves)
-    if not 0 <= number < moves:
-        raise ValueError(f"record {record.id} has {moves} moves after the deal: --move takes 0 to {moves - 1}")
-    state = record.state_at(number)
-    if state.is_over or state.to_move is None:
-        raise ValueError(f"nobody is to move before move {number} ({record.moves[number][1]}): the game is over")
-    return state
-
-
-def _print_contract_analysis(args: argparse.Namespace, record, state, decision) -> int:
-    """A bidding, skat, discard or declaration decision: its candidates as JSON or a table."""
-    from engine.players.contract_analysis import ContractAnalysis, declaration_json
-    from engine.rules import SEAT_NAMES
-
-    analysis = decision.analysis
-    seat = state.to_move
-    if not isinstance(analysis, ContractAnalysis):  # a decision this player explains no further
-        print(json.dumps({"id": args.id, "move": args.move, "seat": seat, "phase": state.phase.value,
-                          "decision": str(decision.move)}) if args.json
-              else f"{SEAT_NAMES[seat]}: {decision.move} ({state.phase.value}; no analysis of it)")
-        return 0
-    if args.json:
-        out = {"id": args.id, "move": args.move, "seat": seat, "player": analysis.player,
-               "limit": {"time": analysis.limit.time, "simulations": analysis.limit.simulations}
-               if analysis.limit else None,
-               "decision": str(decision.move), **analysis.to_json()}
-        if decision.plan is not None:  # the game a discard is meant for
-            out["plan"] = declaration_json(decision.plan)
-        print(json.dumps(out))
-        return 0
-    from rich.console import Console
-
-    from .analysis_table import contract_report
-
-    Console(highlight=False).print(contract_report(record, state, analysis, args.move, args.german))
-    return 0
-
-
-def _analyze_spec(args: argparse.Namespace) -> str:
-    """--player with --eval added (a spec without parameters takes them after a colon)."""
-    if not args.eval:
-        return args.player
-    return args.player + ("," if ":" in args.player else ":") + f"eval={args.eval}"
-
-
-def _beliefs_of_every_sampler(view, worlds: int, seed: int) -> dict:
-    """Where the mover believes each card it cannot see is, per sampler, and the worlds
-    each sampler's belief rests on: every drawn world for the uniform samplers; for
-    inference the effective sample size of the pool a search of ``worlds`` worlds draws,
-    and the chance that each other seat plays like a searching program."""
-    from engine.worlds.inference import SAMPLERS, beliefs, pool_size
-
-    found = {sampler: beliefs(view, sampler, seed=seed, pool=pool_size(worlds or None)) for sampler in SAMPLERS}
-    return {
-        "beliefs": {sampler: b.as_dict() for sampler, b in found.items()},
-        "effective_sample_size": {sampler: round(b.effective_sample_size, 1) if sampler == "inference" else worlds
-                             for sampler, b in found.items()},
-        # how the inference sampler reads each other seat's card play (seats as in the record)
-        "searcher_chance": {str(seat): round(p, 4) for seat, p in sorted(found["inference"].searcher_chances.items())},
-    }
-
-
 def _add_review_parser(sub) -> None:
     review = sub.add_parser("review", help="score every card of recorded games: double-dummy and from each seat's view")
     review.add_argument("file", help="record file, one ISS record per line")
@@ -623,150 +472,6 @@ def _sigterm_like_ctrl_c(own_handling: bool):
         signal.signal(signal.SIGTERM, previous)
 
 
-@contextlib.contextmanager
-def _ctrl_c_noted():
-    """Yield an event set by Ctrl+C (SIGINT) while the block runs.  The signal still raises
-    KeyboardInterrupt; the event also keeps it when Python swallows that exception (raised
-    inside a finalizer it is only printed as "Exception ignored"), so the caller can stop at
-    its next step and exit 130 all the same.  A SIGINT the shell ignores stays ignored."""
-    import signal
-    import threading
-
-    noted = threading.Event()
-    if threading.current_thread() is not threading.main_thread() or \
-            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield noted
-        return
-
-    def on_sigint(signum, frame):
-        noted.set()
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield noted
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-def _review(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    from engine.limits import Limit
-    from engine.record import read_records
-    from engine.review import describe_game, review_records, store_cached
-    from engine.tournament import default_workers
-
-    err = Console(stderr=True)
-    records, errors = read_records(args.file)
-    for problem in errors:
-        err.print(f"{args.file}: {problem}", highlight=False)
-    if args.id is not None:
-        records = [r for r in records if r.id == args.id]
-        if not records:
-            err.print(f"skat review: no record with ID {args.id} in {args.file}", highlight=False)
-            return 2
-    playable = []
-    for record in records:
-        try:
-            describe_game(record)
-        except ValueError as exc:  # the moves do not replay: said once, the others are reviewed
-            err.print(f"{args.file}: line {record.line}, record {record.id}: {exc}", highlight=False)
-            errors.append(exc)
-            continue
-        playable.append(record)
-    limit = Limit(time=args.time) if args.time is not None else Limit(
-        simulations=args.simulations if args.simulations is not None else 100)
-    workers = args.workers if args.workers is not None else default_workers()
-    out = Console(highlight=False, soft_wrap=args.json)
-    index_of = {id(record): i for i, record in enumerate(playable)}
-    finished: dict[int, object] = {}  # index → review, or None for a failed one
-    shown = [0]  # reviews are printed in the file's order, each as soon as those before it are done
-    reviews: list = []
-
-    def emit() -> None:
-        while shown[0] in finished:
-            review = finished.pop(shown[0])
-            shown[0] += 1
-            if review is None:
-                continue
-            reviews.append(review)
-            if args.json:
-                for line in review.json_lines():
-                    print(line)
-                sys.stdout.flush()
-            else:
-                from .review_table import review_report
-
-                out.print(review_report(review, args.german))
-
-    def show(index: int, review) -> None:
-        finished[index] = review
-        emit()
-
-    def failed(record, exc: Exception) -> None:
-        errors.append(exc)
-        err.print(f"{args.file}: line {record.line}, record {record.id}: the review failed: {exc}", highlight=False)
-        finished[index_of[id(record)]] = None
-        emit()
-
-    interrupted = False
-    # stdout is not redirected through the bar: the reviews go to stdout, the bar to stderr
-    with (Progress(TextColumn("[bold]reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                   console=err, transient=True, redirect_stdout=False, redirect_stderr=False) as progress,
-          _ctrl_c_noted() as ctrl_c):
-        task = progress.add_task("records", total=len(playable))
-
-        def on_progress(done: float, total: int) -> None:
-            if ctrl_c.is_set():
-                raise KeyboardInterrupt  # a Ctrl+C whose exception was swallowed on its way here
-            progress.update(task, completed=done)
-
-        try:
-            review_records(playable, args.player, limit, args.seed, workers, args.scheduler,
-                           on_progress=on_progress, on_review=show, on_error=failed)
-        except KeyboardInterrupt:
-            interrupted = True  # the reviews printed so far stay complete, and are kept
-        except (RuntimeError, ImportError, OSError) as exc:
-            err.print(f"skat review: {exc}", highlight=False)
-            return 2
-        interrupted = interrupted or ctrl_c.is_set()
-    if not args.no_cache and reviews:
-        try:
-            store_cached(args.file, reviews)
-        except OSError as exc:
-            err.print(f"skat review: could not store the reviews beside {args.file}: {exc.strerror}",
-                      highlight=False)
-    if interrupted:
-        return EXIT_INTERRUPTED
-    return 1 if errors else 0
-
-
-def _how_it_ended(record) -> str:
-    """Why a record has no such position: ': record 5 was passed in (all three passed), no card was played'."""
-    from engine.game import Phase
-    from engine.rules import SEAT_NAMES
-
-    try:
-        final = record.replay()
-    except ValueError:
-        return ""
-    name = f"record {record.id}"
-    if final.is_ramsch:
-        played = len(final.tricks) * 3 + len(final.trick)
-        return f": {name} (Ramsch) ended after {played} card{'s' * (played != 1)} ({str(final.end or 'not finished').replace('_', ' ')})"
-    if final.phase == Phase.PASSED:
-        return f": {name} was passed in (all three passed), no card was played"
-    if final.declaration is None:
-        who = "" if final.left_seat is None else f" {SEAT_NAMES[final.left_seat]}"
-        how = "ran out of time" if final.end == "timeout" else "left the table"
-        return f": {name} ended before a game was declared ({who.strip() or 'a player'} {how})"
-    played = len(final.tricks) * 3 + len(final.trick)
-    return (f": {name} ({final.declaration.describe()}) ended after {played} card{'s' * (played != 1)}"
-            f" ({final.end.replace('_', ' ')})")
-
-
 def _calibrate() -> int:
     from engine.calibration import calibrate
     from engine.limits import calibration_file
@@ -777,234 +482,6 @@ def _calibrate() -> int:
           f"{2 / data['speed_factor']:.2f} s here")
     print(f"stored in {calibration_file()}")
     return 0
-
-
-def _tournament(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-    from rich import box
-    from rich.table import Table
-
-    from engine import tournament as t
-    from engine.house_rules import rules_from_arguments
-
-    err = Console(stderr=True)
-    journal = None
-    try:
-        if args.resume is not None:
-            journal = t.read_journal(args.resume)
-            for warning in journal.warnings:
-                err.print(f"skat tournament: {warning}", markup=False, highlight=False)
-            specs, deals, seed, out_dir = journal.specs, journal.deals, journal.seed, args.resume
-        else:
-            specs = [str(s) for s in t.split_specs(args.players)]
-            if len(specs) != 3:
-                raise ValueError(f"--players needs three specs, got {len(specs)}: {', '.join(specs)}")
-            rules = rules_from_arguments(args)
-            seed = args.seed if args.seed is not None else DEFAULT_TOURNAMENT_SEED
-            deals = (t.read_deals(args.deals_file) if args.deals_file
-                     else t.generate_deals(args.deals if args.deals is not None else DEFAULT_TOURNAMENT_DEALS, seed))
-            out_dir = args.out if args.out is not None else f"tournament-{seed}-{time.strftime('%Y%m%d-%H%M%S')}"
-        # before the first game, not after the last
-        t.prepare_outputs(out_dir, args.csv, args.overwrite, resume=journal is not None)
-    except (ValueError, OSError) as exc:
-        err.print(f"skat tournament: {exc}", markup=False, highlight=False)
-        return 2
-    workers = args.workers if args.workers is not None else t.default_workers()
-    started = time.perf_counter()
-    done_before = len(journal.outcomes) if journal is not None else 0
-    with Progress(
-        TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(), console=err, transient=False,
-    ) as progress:
-        task = progress.add_task("games", total=len(deals) * len(t.arrangements(specs)), completed=done_before,
-                                 rate="-")
-
-        def advance(done: int, total: int) -> None:
-            rate = (done - done_before) / max(1e-9, time.perf_counter() - started)
-            progress.update(task, completed=done, rate=f"{rate:.1f}")
-
-        try:
-            if journal is not None:
-                run = t.resume_tournament(journal, workers, args.scheduler, advance)
-            else:
-                run = t.run_tournament(specs, deals, seed, workers, args.scheduler, advance, t.command_line(),
-                                       rules, args.ramsch_only, journal_dir=out_dir)
-        except (ValueError, RuntimeError, ImportError) as exc:
-            err.print(f"skat tournament: {exc}", markup=False, highlight=False)
-            return 2
-        except OSError as exc:  # the journal could not be started
-            err.print(f"skat tournament: cannot write into {out_dir}: {exc.strerror or exc}", markup=False,
-                      highlight=False)
-            return 2
-    if run.journal_error:
-        err.print(f"skat tournament: {run.journal_error}; stopped", markup=False, highlight=False)
-    try:
-        results = t.write_outputs(run, out_dir)
-        if args.csv:
-            t.write_csv(results, args.csv)
-    except OSError as exc:
-        # the folder went away or the disk is full: the results still reach the terminal
-        err.print(f"skat tournament: the results could not be written ({exc}); here they are as JSON",
-                  markup=False, highlight=False)
-        print(json.dumps(run.results()))
-        return EXIT_INTERRUPTED if run.interrupted else 1
-    if run.interrupted:
-        err.print(f"stopped: kept {len(run.outcomes)} games; continue with skat tournament --resume {out_dir}",
-                  markup=False, highlight=False, soft_wrap=True)  # the command unbroken, to copy
-    status = EXIT_INTERRUPTED if run.interrupted else 0
-    if args.json:
-        print(json.dumps(results))
-        return status
-    table = Table(title=f"{len(run.outcomes)} games, {results['run']['deals_played']} deals, seed {seed}",
-                  caption="decl. won / lost: the player's own games as declarer; card points: taken in all games; "
-                          "score: plain; SF: Seeger-Fabian", box=box.SIMPLE_HEAD)
-    for column in ("player", "games", "decl.\nwon", "decl.\nlost", "card\npoints", "score", "SF",
-                   "SF/game\n±95%"):
-        if column == "player":
-            table.add_column(column, overflow="fold")
-        else:
-            table.add_column(column, justify="right", no_wrap=True)
-    for row in results["players"]:
-        table.add_row(
-            f"{row['spec']} ×{row['instances']}", str(row["games"]), str(row["declarer_won"]),
-            str(row["declarer_lost"]), str(row["card_points"]), str(row["score"]), str(row["seeger_fabian"]),
-            f"{row['seeger_fabian_per_game']:.1f} ± {row['ci95']:.1f}",
-        )
-    console = Console()
-    console.print(table)
-    if any(row["ramsch_games"] for row in results["players"]):
-        ramsch = Table(title="Ramsch", caption="lost/game: list points lost per Ramsch game (a Durchmarsch counts "
-                                               "as a gain)", box=box.SIMPLE_HEAD)
-        ramsch.add_column("player", overflow="fold")
-        for column in ("Ramsch\ngames", "score", "lost/game\n±95%"):
-            ramsch.add_column(column, justify="right", no_wrap=True)
-        for row in results["players"]:
-            ramsch.add_row(f"{row['spec']} ×{row['instances']}", str(row["ramsch_games"]), str(row["ramsch_score"]),
-                           f"{row['ramsch_lost_per_game']:.1f} ± {row['ramsch_ci95']:.1f}")
-        console.print(ramsch)
-    if results["run"]["rules"].get("kontra"):
-        console.print(_calls_table(results["players"]))
-    for pair in results["pairs"]:
-        console.print(
-            f"{pair['a']} − {pair['b']}: {pair['seeger_fabian_per_game_difference']:+.1f} ± {pair['ci95']:.1f}"
-            f" Seeger-Fabian per game, paired over {pair['deals']} deals"
-        )
-        if pair.get("ramsch_deals"):
-            console.print(
-                f"{pair['a']} − {pair['b']}: {pair['ramsch_lost_per_game_difference']:+.1f} ± "
-                f"{pair['ramsch_ci95']:.1f} points lost per Ramsch game, paired over {pair['ramsch_deals']} deals"
-            )
-    console.print(f"files in {out_dir}/")
-    return status
-
-
-def _calls_table(players: list[dict]):
-    """How each player's Kontras and Res turned out (a call that loses shows here, not only in a total)."""
-    from rich import box
-    from rich.table import Table
-
-    table = Table(title="Kontra and Re", caption="Kontra: said in its defended games; won: the games the call "
-                  "doubled that the caller's side won", box=box.SIMPLE_HEAD)
-    table.add_column("player", overflow="fold")
-    for column in ("defended", "Kontra", "Kontra\nwon", "Re", "Re\nwon"):
-        table.add_column(column, justify="right", no_wrap=True)
-
-    def count_and_share(count: int, of: int) -> str:
-        return f"{count} ({count / of:.0%})" if of else str(count)
-
-    for row in players:
-        table.add_row(f"{row['spec']} ×{row['instances']}", str(row["defended"]),
-                      count_and_share(row["kontra"], row["defended"]),
-                      count_and_share(row["kontra_defenders_won"], row["kontra"]),
-                      str(row["re"]), count_and_share(row["re_declarer_won"], row["re"]))
-    return table
-
-
-def _solve(path: str, trick: int, threshold: int | None, as_json: bool = False, german: bool = False) -> int:
-    from engine.cards import Card
-    from engine.dds.solver import solve, solve_threshold
-    from engine.positions import ramsch_solve, solver_position, state_at_trick
-    from engine.record import read_records
-
-    if trick < 1 or trick > 10:
-        print("skat solve: --trick must be 1..10", file=sys.stderr)
-        return 2
-    records, errors = read_records(path)
-    for err in errors:
-        print(f"{path}: {err}", file=sys.stderr)
-    failed = len(errors)
-    from engine.tools.warmup import SOLVER, warm_up
-
-    warm_up(SOLVER)  # load the compiled core first, so that "ms" is the solve alone
-    for record in records:
-        try:
-            state = state_at_trick(record, trick)
-            if state.is_ramsch and threshold is not None:
-                raise ValueError("a Ramsch has no declarer to reach a threshold: solve it without --threshold")
-            pos = None if state.is_ramsch else solver_position(state)
-        except ValueError as exc:
-            failed += 1
-            print(f"{path}: line {record.line}, record {record.id}: {exc}", file=sys.stderr)
-            continue
-        start = time.perf_counter()
-        if pos is None:
-            res = ramsch_solve(state)
-        else:
-            res = solve(pos) if threshold is None else solve_threshold(pos, threshold)
-        ms = (time.perf_counter() - start) * 1000
-        if as_json:
-            print(json.dumps({
-                "id": record.id,
-                "trick": trick,
-                **({"game": "ramsch"} if pos is None else {}),
-                "to_move": state.to_move,
-                "value": res.value,
-                "per_card": {str(Card(c)): v for c, v in sorted(res.per_card.items())},
-                "nodes": res.nodes,
-                "ms": round(ms, 3),
-            }))
-        else:
-            print("\n".join(solve_report(record.id, state, trick, threshold, res, ms, german)) + "\n")
-    return 1 if failed else 0
-
-
-def solve_report(record_id: str, state, trick: int, threshold: int | None, res, ms: float,
-                 german: bool = False) -> list[str]:
-    """``skat solve``'s readable block for one record: the position, the value, one line per card
-    (▶ marks the cards that keep the value for the side to move)."""
-    from engine.cards import Card
-    from engine.rules import SEAT_NAMES, sorted_cards
-
-    if state.is_ramsch:
-        lines = [f"Record {record_id} · trick {trick} · Ramsch · {SEAT_NAMES[state.to_move]} to move, "
-                 f"both others against him",
-                 f"best play: he ends with {res.value} card points (the skat with the last trick)",
-                 "    card  his card points"]
-        for card in sorted_cards(sum(1 << c for c in res.per_card), state.game):
-            value = res.per_card[card]
-            lines.append(f"  {'▶' if value == res.value else ' '} {Card(card).unicode(german):<5} {value}")
-        lines.append(f"  {res.nodes:,} nodes, {ms:.1f} ms")
-        return lines
-    if state.declaration.game.name == "NULL":
-        heading, worth = "declarer", lambda v: f"{'wins' if v else 'loses'} ({v})"
-        best = worth
-    elif threshold is not None:
-        heading, worth = f"reaches {threshold}?", lambda v: f"{'yes' if v else 'no'} ({v})"
-        best = lambda v: f"reaches {threshold}? {worth(v)}"  # noqa: E731
-    else:
-        heading, worth = "declarer's card points", str
-        best = lambda v: f"ends with {v} card points"  # noqa: E731
-    side = "declarer" if state.to_move == state.declarer else "defenders"
-    lines = [f"Record {record_id} · trick {trick} · {state.declaration.describe(german)}, declarer "
-             f"{SEAT_NAMES[state.declarer]} · {SEAT_NAMES[state.to_move]} to move ({side})",
-             f"best play: the declarer {best(res.value)}",
-             f"    card  {heading}"]
-    for card in sorted_cards(sum(1 << c for c in res.per_card), state.declaration.game):
-        value = res.per_card[card]
-        lines.append(f"  {'▶' if value == res.value else ' '} {Card(card).unicode(german):<5} {worth(value)}")
-    lines.append(f"  {res.nodes:,} nodes, {ms:.1f} ms")
-    return lines
 
 
 if __name__ == "__main__":
