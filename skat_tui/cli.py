@@ -228,8 +228,8 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
             from .commands.analyze import analyze_spec
 
             spec = validate_spec(analyze_spec(args))
-            if spec.kind not in ("mcu", "pimc"):
-                raise ValueError(f"--player: analyze runs an mcu or pimc player, not {spec.kind!r}")
+            if spec.kind not in ("mcu", "pimc", "mcts"):
+                raise ValueError(f"--player: analyze runs an mcu, pimc or mcts player, not {spec.kind!r}")
         elif args.command == "tournament":
             if args.resume is not None:
                 return _resume_conflicts(args)
@@ -429,7 +429,7 @@ def _add_review_parser(sub) -> None:
     review = sub.add_parser("review", help="score every card of recorded games: double-dummy and from each seat's view")
     review.add_argument("file", help="record file, one ISS record per line")
     review.add_argument("--id", default=None, help="review only the record with this ID (default: all)")
-    review.add_argument("--player", choices=("pimc", "mcu"), default="pimc", help="the own-view search (default pimc)")
+    review.add_argument("--player", choices=("pimc", "mcu", "mcts"), default="pimc", help="the own-view search (default pimc)")
     budget = review.add_mutually_exclusive_group()
     budget.add_argument("--simulations", type=_simulations, default=None,
                         help="worlds per decision (default 100)")
