@@ -51,9 +51,11 @@ from .ramsch import known_skat
 DEFAULT_C = 0.7
 """The exploration constant of UCB1 on values scaled to 0..1 (√2/2 ≈ 0.7: UCT's classic choice)."""
 PLAYOUTS = {"random": mcts_core.PLAYOUT_RANDOM, "heuristic": mcts_core.PLAYOUT_HEURISTIC}
-BATCH_WORLDS = 64
-"""Iterations (worlds) per core call: the stop and the deadline are checked between calls
-(a batch takes a few milliseconds)."""
+BATCH_WORLDS = 512
+"""Iterations (worlds) per core call: the stop and the deadline are checked between calls.  A batch
+takes 1-3 ms; smaller ones lose to the Python around each call (sampling the worlds): one run, first
+trick of a suit game, 100,000 iterations, 1 / 2 threads: 181,000 / 193,000 iterations/s at 64,
+230,000 / 297,000 at 256, 301,000 / 361,000 at 1,024."""
 FIRST_NODES = 4096
 """A tree's first capacity in nodes; it doubles as it fills."""
 MAX_NODES = 400_000
