@@ -196,12 +196,11 @@ class MCTSPlayer(MonteCarloPlayer):
 
         def grow(k: int) -> None:
             tree = trees[k]
-            share = shares[k]
             j = 0
-            remaining = share
+            remaining = shares[k]
+            generator = np.random.default_rng((decision_seed, k))  # tree k's worlds, whatever the timing
             while not stopped() and (remaining is None or remaining > 0):
                 size = self.batch_worlds if remaining is None else min(self.batch_worlds, remaining)
-                generator = np.random.default_rng((decision_seed, k, j))
                 hands, skats = sample_batch(sampler, size, generator)
                 tree.make_room(size)
                 out = np.zeros((size, 4), np.int64)
