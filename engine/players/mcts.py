@@ -56,10 +56,12 @@ BATCH_WORLDS = 512
 takes 1-3 ms; smaller ones lose to the Python around each call (sampling the worlds): one run, first
 trick of a suit game, 100,000 iterations, 1 / 2 threads: 181,000 / 193,000 iterations/s at 64,
 230,000 / 297,000 at 256, 301,000 / 361,000 at 1,024."""
-FIRST_NODES = 4096
-"""A tree's first capacity in nodes; it doubles as it fills."""
 MAX_NODES = 400_000
 """A tree grows no further (about 70 MB); its leaves are then played out."""
+BATCH_SECONDS = 0.005
+"""Under a time budget a batch is sized to take about this long at the rate of the one before
+(between 16 and ``batch_worlds`` worlds), so a stop or the deadline waits little even on a busy
+machine.  A simulation budget keeps fixed batches: their sizes decide the worlds a seed gives."""
 
 
 def _playout_param(text: str) -> str:
@@ -78,31 +80,26 @@ def _scaled(table: np.ndarray) -> np.ndarray:
 
 
 class _Tree:
-    """One search tree in numpy arrays (node 0 the root), grown by doubling."""
+    """One search tree in numpy arrays (node 0 the root), room for ``capacity`` nodes.
+
+    The arrays are left uninitialised (``np.empty``: the kernel clears each node it adds), so
+    the memory of nodes never added is never touched: growing a tree by copying it cost up to
+    0.3 s on a busy machine."""
 
     def __init__(self, capacity: int) -> None:
-        self.child = np.full((capacity, 32), mcts_core.NO_NODE, np.int32)
-        self.visits = np.zeros(capacity, np.int64)
-        self.avail = np.zeros(capacity, np.int64)
-        self.value = np.zeros((capacity, 3))
+        self.child = np.empty((capacity, 32), np.int32)
+        self.visits = np.empty(capacity, np.int64)
+        self.avail = np.empty(capacity, np.int64)
+        self.value = np.empty((capacity, 3))
+        self.child[0] = mcts_core.NO_NODE
+        self.visits[0] = self.avail[0] = 0
+        self.value[0] = 0.0
         self.n_nodes = np.ones(1, np.int64)
         self.depth = 0
 
     @property
     def nodes(self) -> int:
         return int(self.n_nodes[0])
-
-    def make_room(self, count: int) -> None:
-        """Room for ``count`` more nodes, up to ``MAX_NODES``."""
-        capacity = self.child.shape[0]
-        if self.nodes + count <= capacity or capacity >= MAX_NODES:
-            return
-        grown = min(MAX_NODES, max(2 * capacity, self.nodes + count))
-        extra = grown - capacity
-        self.child = np.concatenate([self.child, np.full((extra, 32), mcts_core.NO_NODE, np.int32)])
-        self.visits = np.concatenate([self.visits, np.zeros(extra, np.int64)])
-        self.avail = np.concatenate([self.avail, np.zeros(extra, np.int64)])
-        self.value = np.concatenate([self.value, np.zeros((extra, 3))])
 
 
 def sample_batch(sampler, count: int, generator: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -175,7 +172,7 @@ class MCTSPlayer(MonteCarloPlayer):
         readings = tuple(sorted(believed.searcher_chances.items())) if effective_worlds is not None else None
         args = self._kernel_args(view, evaluation, null_game)
 
-        trees = [_Tree(min(FIRST_NODES, (max_iterations or FIRST_NODES) + 1)) for _ in range(self.threads)]
+        trees = [_Tree(min(MAX_NODES, (max_iterations or MAX_NODES) + 1)) for _ in range(self.threads)]
         shares = [None] * self.threads
         if max_iterations is not None:
             base, extra = divmod(max_iterations, self.threads)
@@ -199,14 +196,19 @@ class MCTSPlayer(MonteCarloPlayer):
             j = 0
             remaining = shares[k]
             generator = np.random.default_rng((decision_seed, k))  # tree k's worlds, whatever the timing
+            size = min(self.batch_worlds, 64)
             while not stopped() and (remaining is None or remaining > 0):
-                size = self.batch_worlds if remaining is None else min(self.batch_worlds, remaining)
+                if remaining is not None:
+                    size = min(self.batch_worlds, remaining)
                 hands, skats = sample_batch(sampler, size, generator)
-                tree.make_room(size)
                 out = np.zeros((size, 4), np.int64)
+                began = time.perf_counter()
                 depth = mcts_core.mcts_batch(
                     *args, tree.child, tree.visits, tree.avail, tree.value, tree.n_nodes,
                     int(generator.integers(1 << 62)), out, hands, skats)
+                if remaining is None:  # a time budget: the next batch to take about BATCH_SECONDS
+                    rate = size / max(time.perf_counter() - began, 1e-6)
+                    size = int(min(self.batch_worlds, max(16, rate * BATCH_SECONDS)))
                 tree.depth = max(tree.depth, int(depth))
                 if remaining is not None:
                     remaining -= size
