@@ -234,3 +234,18 @@ def test_mcts_plays_whole_games(ramsch):
     state = play_tournament_game(Deal.shuffled(7), players, rules, ramsch_only=ramsch)
     assert state.phase == Phase.FINISHED and state.is_ramsch == ramsch
     assert len(state.tricks) == 10 or state.declaration.game == GameType.NULL
+
+
+async def test_the_move_service_streams_its_analyses_and_stops_it(suit_position):
+    from engine.service import analyze
+
+    view = suit_position.view(suit_position.to_move)
+    async with analyze(MCTSPlayer(Limit(time=30), seed=1, batch_worlds=64), view) as search:
+        got = []
+        async for snapshot in search:
+            got.append(snapshot)
+            if len(got) == 2:
+                search.stop()
+    assert len(got) >= 2 and all("nodes" in a.note for a in got)
+    assert got[0].simulations <= got[-1].simulations
+    assert search.best.move in view.legal_moves() and search.best.analysis.final
