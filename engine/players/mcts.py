@@ -295,7 +295,8 @@ class MCTSPlayer(MonteCarloPlayer):
                   effective_worlds, beliefs, readings) -> Analysis:
         nodes = sum(tree.nodes for tree in trees)
         depth = max(tree.depth for tree in trees)
-        where = f"{len(trees)} trees" if len(trees) > 1 else "tree"
-        shape = (f"{where}: {nodes:,} nodes, {depth} deep (ISMCTS, c={self.c:g}, {self.playout} play-outs)")
+        trees_word = f"{len(trees)} trees, " if len(trees) > 1 else ""
+        how = f"ISMCTS, {trees_word}c={self.c:g}, {self.playout} play-outs"
         return Analysis(self.name, seat, legal, tuple(a.stats() for a in accs), chosen, iterations, elapsed, limit,
-                        null_game, final, "; ".join(filter(None, (note, shape))), effective_worlds, beliefs, readings)
+                        null_game, final, "; ".join(filter(None, (note, how))), effective_worlds, beliefs, readings,
+                        nodes, depth)
