@@ -27,6 +27,7 @@ import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 
@@ -43,6 +44,7 @@ from ..scoring import ALL_POINTS, declarer_wins
 from ..worlds.inference import InferenceSampler, belief_rows, beliefs_of, pool_size
 from ..worlds.sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision
+from .calls import CALL_WORLDS
 from .montecarlo import (
     REPORT_INTERVAL, BatchOutcome, MonteCarloPlayer, _evaluation_table, number_param, whole_number_param,
 )
@@ -153,6 +155,10 @@ class MCTSPlayer(MonteCarloPlayer):
             analysis = Analysis(self.name, seat, legal, (), legal[0], 0, 0.0, limit, null_game, True, "forced card")
             return Decision(Play(legal[0]), analysis)
 
+        if value_single_card and limit.simulations is not None:
+            # a call is decided on the card chosen, and a card gets only its share of the iterations:
+            # each legal card's share of the iterations at least the worlds a call needs
+            limit = replace(limit, simulations=max(limit.simulations, CALL_WORLDS * len(legal)))
         evaluation = self.evaluation_for(view)
         declarer_side = seat == view.declarer
         table = _evaluation_table(evaluation, declarer_side, null_game)
