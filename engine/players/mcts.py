@@ -212,15 +212,15 @@ class MCTSPlayer(MonteCarloPlayer):
                 depth = mcts_core.mcts_batch(
                     *args, tree.child, tree.visits, tree.avail, tree.value, tree.n_nodes,
                     int(generator.integers(1 << 62)), out, hands, skats)
+                tree.depth = max(tree.depth, int(depth))
                 if remaining is None:  # a time budget: the next batch to take about BATCH_SECONDS
                     rate = size / max(time.perf_counter() - began, 1e-6)
                     size = int(min(self.batch_worlds, max(16, rate * BATCH_SECONDS)))
-                tree.depth = max(tree.depth, int(depth))
-                if remaining is not None:
+                else:
                     remaining -= size
                 with lock:
                     results[(k, j)] = out
-                    done[0] += size
+                    done[0] += len(out)
                     if report is not None:
                         unreported.append(out)
                         now = time.perf_counter()
