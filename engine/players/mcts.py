@@ -46,7 +46,7 @@ from ..worlds.sampling import World, WorldSampler
 from .base import AnalysisCallback, Decision
 from .calls import CALL_WORLDS
 from .montecarlo import (
-    REPORT_INTERVAL, BatchOutcome, MonteCarloPlayer, _evaluation_table, number_param, whole_number_param,
+    REPORT_INTERVAL, BatchOutcome, MonteCarloPlayer, _evaluation_table, number_param,
 )
 from .ramsch import known_skat
 

@@ -9,7 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from engine.game import Deal, GameState, Phase, Play
+from engine.game import Deal, GameState, Pass, Phase
 from engine.house_rules import HouseRules
 from engine.limits import Limit
 from engine.players.heuristic import HeuristicPlayer
@@ -30,8 +30,6 @@ def play_until(seed, tricks_done=0, cards_in_trick=0, game=None, choices=2, rule
         if ramsch:
             state = GameState.new(deal, HouseRules(ramsch=True))
             for _ in range(3):
-                from engine.game import Pass
-
                 state.push(Pass())
         else:
             state = GameState.new(deal, rules or HouseRules())
