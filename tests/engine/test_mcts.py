@@ -197,7 +197,7 @@ def test_time_budget_ends_the_search(suit_position):
     view = suit_position.view(suit_position.to_move)
     start = time.perf_counter()
     decision = MCTSPlayer(Limit(time=0.3), seed=1).choose(view)
-    assert time.perf_counter() - start < wall_seconds(0.3) + 2  # loose: the bench measures the real overrun
+    assert time.perf_counter() - start < wall_seconds(0.3) + 3  # loose (as for MCU): the bench measures the overrun
     a = decision.analysis
     assert a.simulations > 0 and sum(s.simulations for s in a.cards) == a.simulations
 
