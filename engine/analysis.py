@@ -57,6 +57,10 @@ class Analysis:
     readings: tuple[tuple[int, float], ...] | None = None
     """sampler=inference: (seat, chance) for each other seat that has played a card, the chance
     that it plays like a searching program rather than like the heuristic."""
+    tree_nodes: int | None = None
+    """A tree search (MCTS): the nodes of its tree(s) so far; None for the other players."""
+    tree_depth: int | None = None
+    """A tree search: the deepest walk down its tree(s) so far, in cards."""
 
     def to_json(self) -> dict:
         """The analysis as plain data (``skat analyze --json``), as ``ContractAnalysis.to_json`` is."""
@@ -70,6 +74,7 @@ class Analysis:
             "null_game": self.null_game,
             "note": self.note,
             "effective_worlds": round(self.effective_worlds, 1) if self.effective_worlds is not None else None,
+            **({"tree_nodes": self.tree_nodes, "tree_depth": self.tree_depth} if self.tree_nodes is not None else {}),
             "cards": {
                 str(s.card): {
                     "simulations": s.simulations,

@@ -74,7 +74,7 @@ from .game import GameState, Phase, Play, Re
 from .limits import DEFAULT_SIMULATIONS, Limit
 from .rules import SEAT_NAMES, GameType
 
-REVIEW_PLAYERS = ("pimc", "mcu")
+REVIEW_PLAYERS = ("pimc", "mcu", "mcts")
 
 BLUNDER_WIN_DROP = 0.40
 TURN_WIN_DROP = 0.25

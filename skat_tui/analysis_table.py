@@ -79,7 +79,14 @@ def describe_analysis(analysis: Analysis, seat_name: str, german: bool = False) 
     chosen = f" · chose {analysis.chosen.unicode(german)}" if analysis.final and analysis.chosen is not None else ""
     note = f" · {analysis.note}" if analysis.note else ""
     return (f"{seat_name} ({analysis.player}, {state}): {analysis.simulations} worlds, "
-            f"{analysis.elapsed:.1f} s{limit}{chosen}{note}")
+            f"{analysis.elapsed:.1f} s{limit}{tree_words(analysis)}{chosen}{note}")
+
+
+def tree_words(analysis: Analysis) -> str:
+    """A tree search's size (MCTS), for the line above its table; empty for the other players."""
+    if analysis.tree_nodes is None:
+        return ""
+    return f" · tree {analysis.tree_nodes:,} nodes, {analysis.tree_depth} deep"
 
 
 HIDDEN_LINE = ("Its hand, the cards it weighed, its discard and its bidding limit stay hidden until the game "
@@ -172,7 +179,8 @@ def analysis_report(record, state, analysis: Analysis, trick: int, card: int, ge
     note = f" · {analysis.note}" if analysis.note else ""
     evaluated = f", evaluation {evaluation}" if evaluation else ""
     player = analysis.player.partition(":")[0].upper()  # "mcu:eval=step": the parameters are shown apart
-    lines.append(Text(f"{player}: {analysis.simulations} worlds{limit}{evaluated}{chosen}{note}", style="bold"))
+    lines.append(Text(f"{player}: {analysis.simulations} worlds{limit}{evaluated}{tree_words(analysis)}{chosen}{note}",
+                      style="bold"))
     return Group(*lines, analysis_table(analysis, german))
 
 

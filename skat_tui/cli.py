@@ -99,8 +99,8 @@ def _build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
     bench.add_argument("--quick", action="store_true", help="fewer positions (a smoke run)")
     analyze = sub.add_parser(
-        "analyze", help="what MCU or PIMC would do at a position of a recorded game",
-        description="What an MCU or PIMC player would do at a position of a recorded game, from the view of the "
+        "analyze", help="what MCU, PIMC or MCTS would do at a position of a recorded game",
+        description="What an MCU, PIMC or MCTS player would do at a position of a recorded game, from the view of the "
                     "seat to move: a card (--trick, --card) or any decision (--move: a bid, hold or pass, taking "
                     "the skat or playing hand, the discard, the declaration, a card). Before the card play the "
                     "player's bidder decides: with bidding=search in the spec it values every candidate game "
@@ -114,8 +114,8 @@ def _build_parser() -> argparse.ArgumentParser:
                               "every move after the deal (each bid, hold and pass, taking the skat or declaring "
                               "hand, the discard, the declaration, each card)")
     analyze.add_argument("--player", default="mcu", metavar="SPEC",
-                         help="an MCU or PIMC player spec, e.g. pimc, pimc:sampler=inference or "
-                              "pimc:simulations=100,bidding=search (default mcu)")
+                         help="an MCU, PIMC or MCTS player spec, e.g. pimc, pimc:sampler=inference, "
+                              "mcts:simulations=1000,c=0.7 or pimc:simulations=100,bidding=search (default mcu)")
     budget = analyze.add_mutually_exclusive_group()
     budget.add_argument("--simulations", type=_simulations, default=None, help="worlds to sample (default: the spec's, else 100)")
     budget.add_argument("--time", type=_seconds, default=None, help="thinking time in reference seconds")
@@ -228,8 +228,8 @@ def _check_player_specs(args: argparse.Namespace) -> str | None:
             from .commands.analyze import analyze_spec
 
             spec = validate_spec(analyze_spec(args))
-            if spec.kind not in ("mcu", "pimc"):
-                raise ValueError(f"--player: analyze runs an mcu or pimc player, not {spec.kind!r}")
+            if spec.kind not in ("mcu", "pimc", "mcts"):
+                raise ValueError(f"--player: analyze runs an mcu, pimc or mcts player, not {spec.kind!r}")
         elif args.command == "tournament":
             if args.resume is not None:
                 return _resume_conflicts(args)
@@ -429,7 +429,7 @@ def _add_review_parser(sub) -> None:
     review = sub.add_parser("review", help="score every card of recorded games: double-dummy and from each seat's view")
     review.add_argument("file", help="record file, one ISS record per line")
     review.add_argument("--id", default=None, help="review only the record with this ID (default: all)")
-    review.add_argument("--player", choices=("pimc", "mcu"), default="pimc", help="the own-view search (default pimc)")
+    review.add_argument("--player", choices=("pimc", "mcu", "mcts"), default="pimc", help="the own-view search (default pimc)")
     budget = review.add_mutually_exclusive_group()
     budget.add_argument("--simulations", type=_simulations, default=None,
                         help="worlds per decision (default 100)")

@@ -22,7 +22,7 @@ from engine.players.registry import OPPONENT_KINDS
 
 APP_NAME = "skat-table"
 EVALUATIONS = ("mean", "wins", "step", "type1-10", "type2-50", "type3")
-"""Evaluation functions of MCU/PIMC (engine.evaluation): mean card points, wins,
+"""Evaluation functions of MCU/PIMC/MCTS (engine.evaluation): mean card points, wins,
 the step function over the outcome, and its sloped variants."""
 
 OPPONENT_NAMES = ("West", "East")
@@ -97,7 +97,7 @@ class OpponentSettings:
         """Player parameters for make_player, as the engine's player specs name them."""
         if self.kind == "mcu":
             return {"eval": self.evaluation, "reps": self.repetitions, **self.extra}
-        if self.kind == "pimc":
+        if self.kind in ("pimc", "mcts"):
             return {"eval": self.evaluation, **self.extra}
         return {}
 

@@ -134,7 +134,9 @@ def usage_error(capsys, *args) -> str:
     ("pimc:time=nan", "time must be a number of seconds from 0 to 86400, not 'nan'"),
     ("mcu:foo=1", "unknown MCU parameter(s): foo"),
     ("pimc:eval=bogus", "unknown evaluation 'bogus'"),
-    ("random", "the table seats heuristic, mcu, pimc opponents, not 'random'"),
+    ("random", "the table seats heuristic, mcu, pimc, mcts opponents, not 'random'"),
+    ("mcts:c=-1", "c must be a number from 0 to 100, not '-1'"),
+    ("mcts:playout=solver", "playout must be random or heuristic, not 'solver'"),
     ("mcu:simulations=5,simulations=7", "simulations is given twice in 'mcu:simulations=5,simulations=7'"),
     ("mcu:simulations=5,worlds=7", "simulations is given twice in 'mcu:simulations=5,worlds=7' (worlds is another "
                                    "name for simulations)"),
@@ -406,8 +408,26 @@ def test_analyze_takes_a_full_spec_and_reports_every_samplers_beliefs():
 
 
 def test_analyze_refuses_a_player_that_does_not_search(capsys):
-    assert "analyze runs an mcu or pimc player" in usage_error(capsys, "analyze", str(SAMPLES), "--id", "684159",
+    assert "analyze runs an mcu, pimc or mcts player" in usage_error(capsys, "analyze", str(SAMPLES), "--id", "684159",
                                                                "--player", "heuristic")
+
+
+def test_analyze_with_an_mcts_player_reports_its_tree(capsys):
+    code = cli.main(["analyze", str(SAMPLES), "--id", "684159", "--trick", "2", "--player", "mcts:simulations=300",
+                     "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["player"] == "mcts:simulations=300" and data["chosen"] in data["legal"]
+    if len(data["legal"]) > 1:
+        assert data["simulations"] == 300 and 2 <= data["tree_nodes"] <= 301 and data["tree_depth"] >= 1
+        assert sum(card["simulations"] for card in data["cards"].values()) == 300
+
+
+def test_an_mcts_tournament_plays_and_reports(capsys, tmp_path):
+    code = cli.main(["tournament", "--players", "mcts:simulations=100,mcu:simulations=10,heuristic", "--deals", "1",
+                     "--workers", "1", "--out", str(tmp_path / "out")])
+    assert code == 0
+    assert "mcts:simulations=100" in capsys.readouterr().out
 
 
 def test_a_ramsch_only_tournament_reports_points_lost_per_ramsch_game(capsys, tmp_path):

@@ -1,4 +1,5 @@
-"""Players by name: ``heuristic``, ``random``, ``mcu:simulations=100,eval=type2-50``, ``pimc:time=2``.
+"""Players by name: ``heuristic``, ``random``, ``mcu:simulations=100,eval=type2-50``, ``pimc:time=2``,
+``mcts:simulations=1000,c=0.7``.
 
 A spec is a player type and optional ``key=value`` parameters.  The same
 spec string names the player in tournament tables and in the settings.
@@ -10,12 +11,12 @@ from dataclasses import dataclass, field
 
 from .base import Player
 
-PLAYER_KINDS = ("random", "heuristic", "mcu", "pimc")
+PLAYER_KINDS = ("random", "heuristic", "mcu", "pimc", "mcts")
 """Every kind of player a spec may name."""
-OPPONENT_KINDS = ("heuristic", "mcu", "pimc")
+OPPONENT_KINDS = ("heuristic", "mcu", "pimc", "mcts")
 """The kinds the table seats and offers in its settings (random is for tests and baselines)."""
 PARAMETER_ALIASES = {"worlds": "simulations"}
-CALLING_KINDS = ("heuristic", "mcu", "pimc")
+CALLING_KINDS = ("heuristic", "mcu", "pimc", "mcts")
 """The kinds whose Kontra and Re a spec can switch off (``calls=off``) to measure what the calls gain."""
 SWITCH_VALUES = {"on": True, "off": False}
 """Older names of parameters, still read: a spec says ``simulations`` for the worlds a move values."""
@@ -113,6 +114,10 @@ def _build(spec: PlayerSpec, seed: int | None) -> Player:
         from .mcu import MCUPlayer
 
         player = MCUPlayer.from_params(params, seed)
+    elif spec.kind == "mcts":
+        from .mcts import MCTSPlayer
+
+        player = MCTSPlayer.from_params(params, seed)
     else:
         from .pimc import PIMCPlayer
 

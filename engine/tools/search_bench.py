@@ -1,4 +1,4 @@
-"""Bench rows for the players: playouts, MCU simulations, PIMC worlds, budgets,
+"""Bench rows for the players: playouts, MCU simulations, MCTS iterations, PIMC worlds, budgets,
 the search bidder's bidding and discard decisions.
 
 Registered into ``engine.tools.bench.EXTRA_ROWS`` on import (``skat bench`` does it),
@@ -144,6 +144,7 @@ def _best_rates(make_player, positions, limit: Limit, rounds: int) -> dict[int, 
 
 
 def player_rows(quick: bool) -> list[BenchRow]:
+    from ..players.mcts import MCTSPlayer
     from ..players.mcu import MCUPlayer
     from ..players.pimc import PIMCPlayer
 
@@ -167,6 +168,14 @@ def player_rows(quick: bool) -> list[BenchRow]:
         rows.append(BenchRow("players", "MCU simulations/s" if threads == 2 else "MCU simulations/s, 1 thread",
                              value=mcu[threads], unit="/s", goal=">= 5,000 on 2 threads" if threads == 2 else "",
                              note=f"{threads} thread(s), first trick, {sims} worlds a move, best of {rounds}"))
+    iterations = 2_000 if quick else 20_000
+    mcts = _best_rates(lambda threads: MCTSPlayer(Limit(simulations=iterations), threads=threads, seed=1), positions,
+                       Limit(simulations=iterations), rounds)
+    for threads in (1, 2):
+        rows.append(BenchRow("players", "MCTS iterations/s" if threads == 2 else "MCTS iterations/s, 1 thread",
+                             value=mcts[threads], unit="/s",
+                             note=f"{threads} thread(s) (a tree each), first trick, {iterations:,} a move, heuristic "
+                                  f"play-outs, best of {rounds}"))
     pimc_worlds = 20 if quick else 60
     for evaluation, label, goal in ((Evaluation("wins"), "win/loss per card", ">= 3,000 on 2 threads"),
                                     (Evaluation("mean"), "exact points per card", ">= 200 on 2 threads")):
@@ -196,12 +205,13 @@ def player_rows(quick: bool) -> list[BenchRow]:
 def budget_rows(positions, quick: bool) -> list[BenchRow]:
     """How far a timed move overshoots its budget, and how fast a stop is obeyed."""
     from ..limits import wall_seconds
+    from ..players.mcts import MCTSPlayer
     from ..players.mcu import MCUPlayer
     from ..players.pimc import PIMCPlayer
 
     rows = []
     budget = 0.3 if quick else 1.0
-    for name, make in (("MCU", MCUPlayer), ("PIMC", PIMCPlayer)):
+    for name, make in (("MCU", MCUPlayer), ("PIMC", PIMCPlayer), ("MCTS", MCTSPlayer)):
         overruns = []
         stops = {1: [], 2: []}
         interrupts = {1: [], 2: []}

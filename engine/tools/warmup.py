@@ -38,6 +38,7 @@ def _warm_playouts() -> None:
     from ..game import Deal, GameState, Phase, Play
     from ..limits import Limit
     from ..players.heuristic import HeuristicPlayer
+    from ..players.mcts import MCTSPlayer
     from ..players.mcu import MCUPlayer
 
     # an MCU decision: the batched playouts of the Monte Carlo players
@@ -48,6 +49,8 @@ def _warm_playouts() -> None:
         player = players[state.to_move]
         state.push(Play(player.core_card(view)) if state.phase == Phase.PLAY else player.choose(view).move)
     MCUPlayer(Limit(simulations=2), seed=1).choose_card(state.view(state.to_move), Limit(simulations=2), None, None)
+    # and the tree search's kernel (engine.policy.mcts_core), which calls the same playouts
+    MCTSPlayer(Limit(simulations=2), seed=1).choose_card(state.view(state.to_move), Limit(simulations=2), None, None)
     _warm_inference()
 
 

@@ -16,7 +16,7 @@ from engine.series import play_game
 from example_deal import DEAL, after_iss
 
 KONTRA_RULES = ISKO.with_switches(kontra=True)
-SEARCHERS = ["mcu:simulations=16", "pimc:simulations=8"]
+SEARCHERS = ["mcu:simulations=16", "pimc:simulations=8", "mcts:simulations=16"]
 
 
 def hopeless_grand():
@@ -75,7 +75,7 @@ def test_the_declarer_answers_re_when_he_wins_and_not_when_he_loses(spec):
     assert share and int(share.group(1)) < 20
 
 
-@pytest.mark.parametrize("spec", ["mcu:simulations=64", "pimc:simulations=32"])
+@pytest.mark.parametrize("spec", ["mcu:simulations=64", "pimc:simulations=32", "mcts:simulations=64"])
 def test_a_call_is_judged_on_worlds_that_read_the_bidding(spec):
     """The cause of the searchers' Kontra on nearly every defence: uniform worlds deal the
     declarer a random hand, and a random hand loses a declared game.  Forehand holds all
@@ -97,7 +97,7 @@ def test_a_call_is_judged_on_worlds_that_read_the_bidding(spec):
 def test_calls_off_never_calls_and_plays_the_card_the_caller_plays():
     """calls=off differs from the calling player in the call alone: the same worlds, the same card."""
     state = hopeless_grand()
-    for spec in ["heuristic", "mcu:simulations=8", "pimc:simulations=4"]:
+    for spec in ["heuristic", "mcu:simulations=8", "pimc:simulations=4", "mcts:simulations=8"]:
         quiet, caller = make_player(f"{spec},calls=off" if ":" in spec else f"{spec}:calls=off", seed=3), \
             make_player(spec, seed=3)
         quiet.new_game(FOREHAND)
@@ -134,7 +134,8 @@ def test_without_the_rule_the_players_never_call():
         assert isinstance(make_player(spec, seed=3).choose(state.view(FOREHAND)).move, Play)
 
 
-@pytest.mark.parametrize("specs", [["random", "random", "random"], ["heuristic", "mcu:simulations=6", "pimc:simulations=4"]])
+@pytest.mark.parametrize("specs", [["random", "random", "random"], ["heuristic", "mcu:simulations=6", "pimc:simulations=4"],
+                                   ["mcts:simulations=50", "mcts:simulations=20", "heuristic"]])
 def test_every_kind_of_player_finishes_games_with_kontra_and_re(specs):
     for number in range(4 if specs[0] == "random" else 2):
         players = [make_player(spec, seed=number * 3 + i) for i, spec in enumerate(specs)]

@@ -53,6 +53,9 @@ def test_command_line_overrides():
     assert (west.kind, west.simulations, west.budget, west.evaluation) == ("pimc", 100, None, "step")
     assert east.kind == "heuristic"
     assert resolve_player(west.kind, seed=1, **west.params()).kind == "pimc"
+    west = Settings().with_overrides({"left": "mcts:time=2,c=0.4"}).opponents[0]
+    assert (west.kind, west.budget, west.extra) == ("mcts", 2.0, {"c": "0.4"})
+    assert resolve_player(west.kind, seed=1, **west.params()).kind == "mcts"
 
 
 def test_a_game_round_trips_through_json_with_its_moves_in_iss_notation():
