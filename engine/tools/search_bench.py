@@ -15,7 +15,7 @@ import time
 from ..evaluation import Evaluation
 from ..game import Deal, GameState, Phase
 from ..limits import Limit
-from ..policy import heuristic_core
+from ..policy import playout_core
 from ..policy.playout import BENCH_GAMES
 from .bench import EXTRA_ROWS, BenchRow, best_of_alternating_rounds
 
@@ -25,7 +25,7 @@ _BENCH_CHUNK = 2000
 def _run_playouts(deadline: float, seed: int, counts: list[int], slot: int) -> None:
     done = 0
     while time.perf_counter() < deadline:
-        heuristic_core.random_deal_playouts(BENCH_GAMES, _BENCH_CHUNK, seed + done)
+        playout_core.random_deal_playouts(BENCH_GAMES, _BENCH_CHUNK, seed + done)
         done += _BENCH_CHUNK
     counts[slot] = done
 
@@ -46,7 +46,7 @@ def _playouts_per_second(seconds: float, threads: int) -> float:
 def bench_playouts(seconds: float = 2.0) -> dict:
     """Full-game heuristic playouts per second from the first trick on random
     suit, grand and null deals, with one thread and with two threads."""
-    heuristic_core.random_deal_playouts(BENCH_GAMES, 10, 0)  # compile or load from cache first
+    playout_core.random_deal_playouts(BENCH_GAMES, 10, 0)  # compile or load from cache first
     one = _playouts_per_second(seconds / 2, 1)
     two = _playouts_per_second(seconds / 2, 2)
     return {
