@@ -73,6 +73,7 @@ from .cards import Card, CardSet, cards_of
 from .game import GameState, Phase, Play, Re
 from .limits import DEFAULT_SIMULATIONS, Limit
 from .rules import SEAT_NAMES, GameType
+from .workers import run_tasks
 
 REVIEW_PLAYERS = ("pimc", "mcu")
 
@@ -799,9 +800,12 @@ def review_records(records: list, player_kind: str = "pimc", limit: Limit | None
         if on_progress:
             on_progress(len(done) + len(failed), total)
 
-    if scheduler:
-        _review_dask(records, player_kind, limit, seed, scheduler, finished)
-    elif workers <= 1 or total <= 1:
+    if scheduler or (workers > 1 and total > 1):
+        from .record import format_record
+
+        tasks = [(format_record(record), player_kind, limit.time, limit.simulations, seed, 1) for record in records]
+        run_tasks(_review_task, tasks, finished, workers, scheduler, errors_as_results=True)
+    else:
         for index, record in enumerate(records):
             def partial(cards_done: int, cards_total: int) -> None:
                 if on_progress:
@@ -811,60 +815,4 @@ def review_records(records: list, player_kind: str = "pimc", limit: Limit | None
             except Exception as exc:  # one bad record must not cost the others their review
                 review = exc
             finished(index, review)
-    else:
-        _review_processes(records, player_kind, limit, seed, workers, finished)
     return [done[i] for i in sorted(done)]
-
-
-def _review_processes(records, player_kind, limit, seed, workers, finished) -> None:
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    from .processes import stop_workers, worker_pool
-    from .record import format_record
-
-    queue = list(reversed(list(enumerate(records))))
-    with worker_pool(workers) as pool:
-        pending = {}
-        try:
-            while queue or pending:
-                while queue and len(pending) < workers * 2:
-                    index, record = queue.pop()
-                    future = pool.submit(_review_task, format_record(record), player_kind, limit.time,
-                                         limit.simulations, seed, 1)
-                    pending[future] = index
-                ready, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in ready:
-                    index = pending.pop(future)
-                    try:
-                        review = future.result()
-                    except Exception as exc:
-                        review = exc
-                    finished(index, review)
-        except KeyboardInterrupt:
-            for future in pending:
-                future.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
-            stop_workers()
-            raise
-
-
-def _review_dask(records, player_kind, limit, seed, address, finished) -> None:
-    from .record import format_record
-
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError:
-        raise RuntimeError("--scheduler needs dask.distributed: pip install 'skat-table[cluster]'") from None
-    with Client(address) as client:
-        futures = {client.submit(_review_task, format_record(record), player_kind, limit.time, limit.simulations,
-                                 seed, 1, pure=False): index for index, record in enumerate(records)}
-        try:
-            for future in as_completed(futures):
-                try:
-                    review = future.result()
-                except Exception as exc:
-                    review = exc
-                finished(futures[future], review)
-        except KeyboardInterrupt:
-            client.cancel(list(futures))
-            raise
