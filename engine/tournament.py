@@ -59,6 +59,7 @@ from .house_rules import ISKO, HouseRules
 from .players.registry import PlayerSpec, make_player, parse_spec, split_specs, validate_spec
 from .record import GameRecord, RecordError, format_record, parse_record, read_lines
 from .scoring import WIN_POINTS, RamschResult
+from .series import RoundGame, play_game
 from .workers import run_tasks
 
 CLOSE_GAME_POINTS = range(55, WIN_POINTS)
@@ -174,15 +175,7 @@ def play_tournament_game(deal: Deal, players, rules: HouseRules = ISKO, ramsch_o
     the deal is played as a Ramsch (``rules`` must have Ramsch on)."""
     if ramsch_only and not rules.ramsch:
         raise ValueError("every deal as Ramsch needs the Ramsch rule on")
-    state = GameState.new(deal, rules=rules)
-    for seat, player in enumerate(players):
-        player.new_game(seat)
-    if ramsch_only:
-        state.start_ramsch()
-    while not state.is_over:
-        seat = state.to_move
-        state.push(players[seat].choose(state.view(seat)).move)
-    return state
+    return play_game(deal, players, rules=rules, kind=RoundGame.RAMSCH if ramsch_only else None)
 
 
 def play_deal(deal_index: int, deal_order: list[int], specs: list[str], seed: int, rules: dict | None = None,

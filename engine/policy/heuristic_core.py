@@ -29,7 +29,7 @@ from numba import njit
 
 from engine.card_layout import (
     ABOVE, BELOW, CARD_CLASS, CLASS_MASKS, LEVEL_MASK, LEVEL_OF, NULL_GAME, POINTS, RAMSCH_GAME, TO_INTERNAL,
-    TO_STANDARD, beats, high_index, legal_internal, low_index, mask_points, popcount, to_internal_mask,
+    TO_STANDARD, beats, high_index, legal_internal, low_index, popcount, to_internal_mask,
 )
 from engine.rules import TRUMP_CLASS
 
