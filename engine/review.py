@@ -70,7 +70,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .cards import Card, CardSet, cards_of
-from .game import GameState, Phase, Play, Re
+from .game import GameState, Phase, Play, Re, describe
 from .limits import DEFAULT_SIMULATIONS, Limit
 from .rules import SEAT_NAMES, GameType
 from .workers import run_tasks
@@ -511,29 +511,12 @@ def review_ramsch_decision(state: GameState, move_index: int, chosen: Card) -> D
 
 def unreviewed_moves(record) -> list[str]:
     """The house-rule decisions the review lists but does not judge, a line each: a Ramsch's
-    skat round ('Bob: picks the skat up')."""
-    from .game import Declare, Discard, Pass, PickUp, Push
-
+    skat round ('Bob: takes the skat', worded as at the table)."""
     positions = record.positions()
     names = tuple(record.players)
-    out = []
-    for index, (seat, move) in enumerate(record.moves):
-        if positions[index].phase not in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
-            continue
-        if isinstance(move, Push):
-            text = "pushes the skat on"
-        elif isinstance(move, PickUp):
-            text = "picks the skat up"
-        elif isinstance(move, Discard):
-            text = f"puts {CardSet(move.cards)} back"
-        elif isinstance(move, Declare):
-            text = f"declares {move.declaration.describe()} instead"
-        elif isinstance(move, Pass):
-            text = "plays the Ramsch"
-        else:
-            text = positions[index].iss(move)
-        out.append(f"{names[seat] or SEAT_NAMES[seat]}: {text}")
-    return out
+    return [f"{names[seat] or SEAT_NAMES[seat]}: {describe(move, skat_round=True)}"
+            for index, (seat, move) in enumerate(record.moves)
+            if positions[index].phase in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD)]
 
 
 def contract_mark(loss: float | None) -> str:
@@ -556,7 +539,6 @@ def _judged(move: int, phase: str, seat: int, chosen: str, stake: int, options: 
 def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
     """The bids, holds and passes, the skat-or-hand choice and the discard with the declaration,
     each valued by the search bidder from the seat's own view (``worlds`` sampled worlds)."""
-    from .cards import CardSet
     from .game import Bid, Declare, Discard, Hold, Pass, PickUp
     from .players.bidding import PASS_WORTH, SearchBidder, game_name
 

@@ -18,7 +18,6 @@ from engine.scoring import RAMSCH_DURCHMARSCH_VALUE, GameEnd, GameResult, Ramsch
 from engine.series import GAMES_PER_ROUND, RoundGame, Series, bock_events
 
 from ..widgets.score_sheet import ScoreSheet, bock_position, score_legend
-from ..widgets.table import describe_declaration
 from ..words import objective, sentence, verb
 
 
@@ -125,7 +124,7 @@ def result_lines(result: GameResult | RamschResult | None, names: Sequence[str],
         return ramsch_lines(result, names)
     who = names[result.declarer]
     outcome = "won" if result.won else "lost"
-    lines = [f"{who} played {describe_declaration(result.declaration, german)} and {outcome}."]
+    lines = [f"{who} played {result.declaration.describe(german)} and {outcome}."]
     if result.end.early:
         lines.append(f"The game ended early: {result.end.replace('_', ' ')}.")
     lines.append(f"Bid {result.bid} · card points: declarer {result.declarer_points}, "

@@ -23,8 +23,7 @@ from textual.widgets import Button, Footer, Static
 from engine.analysis import Analysis
 from engine.cards import Card, CardSet
 from engine.game import (
-    Bid, Declare, Discard, GameState, Hold, IllegalMoveError, Kontra, Leave, Move, Pass, Phase, PickUp, Play, Push, Re,
-    Resign, ShowCards,
+    Bid, Declare, Discard, GameState, Hold, IllegalMoveError, Kontra, Move, Pass, Phase, PickUp, Play, Push, Re, describe,
 )
 from engine.limits import Limit
 from engine.players.base import Decision, Player
@@ -42,71 +41,18 @@ from ..settings import Settings, save_settings_changes
 from ..widgets.cards import HandRow
 from ..widgets.debug_panel import DebugPanel
 from ..widgets.score_sheet import bock_position
-from ..widgets.table import TableView, describe_declaration
+from ..widgets.table import TableView
 from .declaration import DeclarationDialog
 from .dialogs import ConfirmScreen, HelpScreen, ResultScreen, ScoreSheetScreen, skat_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
-def describe_move(move: Move, german: bool = False) -> str:
-    if isinstance(move, Bid):
-        return f"bids {move.value}"
-    if isinstance(move, Hold):
-        return "holds"
-    if isinstance(move, Pass):
-        return "passes"
-    if isinstance(move, PickUp):
-        return "takes the skat"
-    if isinstance(move, Discard):
-        if move.cards is None:
-            return "discards two cards"
-        return f"puts away {CardSet(move.cards).unicode(german)}"
-    if isinstance(move, Declare):
-        return f"declares {describe_declaration(move.declaration, german)}"
-    if isinstance(move, Play):
-        return f"plays {Card(move.card).unicode(german)}"  # players may hand back a plain int
-    if isinstance(move, Resign):
-        return "resigns"
-    if isinstance(move, ShowCards):
-        return "shows their cards"
-    if isinstance(move, Leave):
-        return "ran out of time" if move.timeout else "left the table"
-    if isinstance(move, Push):
-        return "pushes the skat on unseen"
-    if isinstance(move, Kontra):
-        return "says Kontra"
-    if isinstance(move, Re):
-        return "says Re"
-    return str(move)
-
-
 def describe_advice(move: Move, plan: Declaration | None = None, german: bool = False) -> str:
     """A hint in the imperative: 'put away ♠10 ♥8 for Clubs', 'play ♥J', 'bid 20'."""
-    if isinstance(move, Discard) and move.cards is not None:
-        text = f"put away {CardSet(move.cards).unicode(german)}"
-    elif isinstance(move, Declare):
-        text = f"declare {describe_declaration(move.declaration, german)}"
-    elif isinstance(move, Play):
-        text = f"play {Card(move.card).unicode(german)}"
-    elif isinstance(move, Bid):
-        text = f"bid {move.value}"
-    elif isinstance(move, Hold):
-        text = "hold"
-    elif isinstance(move, Pass):
-        text = "pass"
-    elif isinstance(move, PickUp):
-        text = "take the skat"
-    elif isinstance(move, Push):
-        text = "push the skat on"
-    elif isinstance(move, Kontra):
-        text = "say Kontra"
-    elif isinstance(move, Re):
-        text = "say Re"
-    else:
-        text = describe_move(move, german)
+    text = describe(move, german, "imperative")
     if plan is not None:
-        text += f" for {describe_declaration(plan, german)}"
+        text += f" for {plan.describe(german)}"
     return text
 
 
@@ -312,9 +258,9 @@ class TableScreen(Screen):
         self.runner.cancel()  # a hint still thinking about the position before this move is of no use now
         if seat != self.human_seat:
             shown = self.state.visible_move(move, self.human_seat)  # an opponent's discard stays hidden
-            self.say(f"{self.names[seat]} {describe_move(shown, self.settings.german)}.")
+            self.say(f"{self.names[seat]} {describe(shown, self.settings.german)}.")
             if isinstance(move, (Kontra, Re)):  # doubles the game: worth more than a status line
-                self.notify(f"{self.names[seat]} {describe_move(move)}: the game value doubles.",
+                self.notify(f"{self.names[seat]} {describe(move)}: the game value doubles.",
                             title="Kontra" if isinstance(move, Kontra) else "Re", timeout=8)
         else:
             # replaces the prompt, which would go stale while an opponent thinks
@@ -404,7 +350,7 @@ class TableScreen(Screen):
             player = self.players[self.positions[seat]].player
             self.query_one(DebugPanel).show_note(
                 f"{self.names[seat]} ({player.name}) reported no analysis for: "
-                f"{describe_move(self.state.visible_move(decision.move, self.human_seat), self.settings.german)}")
+                f"{describe(self.state.visible_move(decision.move, self.human_seat), self.settings.german)}")
         elif isinstance(decision.move, Play) and not self.settings.show_computer_cards:
             # the card goes on the table now: the fair view may name it with its figures
             self.show_analysis(seat, self.names[seat], decision.analysis, played=True)

@@ -90,7 +90,7 @@ async def test_taking_the_ramsch_skat_offers_only_the_cards_the_engine_lets_go_b
         put_back = (1 << hand.cards[first]) | (1 << hand.cards[second])
         await pilot.press(str(first + 1), str(second + 1), "x")
         assert (screen.human_seat, Discard(put_back)) in screen.state.moves
-        assert ramsch_skat_lines(screen.state, NAMES)[0] == "You: took the skat, put two back"
+        assert ramsch_skat_lines(screen.state, NAMES)[0] == "You: took the skat, put two cards back"
 
 
 async def test_the_grand_hand_escape_declares_an_ordinary_grand_hand(fast_settings):
