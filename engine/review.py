@@ -72,7 +72,7 @@ from pathlib import Path
 from .cards import Card, CardSet, cards_of
 from .game import GameState, Phase, Play, Re, describe
 from .limits import DEFAULT_SIMULATIONS, Limit
-from .rules import SEAT_NAMES, GameType
+from .rules import SEAT_NAMES, SEAT_TITLES, GameType
 from .workers import run_tasks
 
 REVIEW_PLAYERS = ("pimc", "mcu")
@@ -657,7 +657,7 @@ def review_record(record, player_kind: str = "pimc", limit: Limit | None = None,
     if player_kind not in REVIEW_PLAYERS:
         raise ValueError(f"the review player must be one of {', '.join(REVIEW_PLAYERS)}, not {player_kind!r}")
     limit = limit or Limit(simulations=DEFAULT_SIMULATIONS)
-    players = tuple(record.players) if len(tuple(record.players)) == 3 else ("Forehand", "Middlehand", "Rearhand")
+    players = tuple(record.players) if len(tuple(record.players)) == 3 else SEAT_TITLES
     game, declarer = describe_game(record)
     review = GameReview(record.id, players, game, declarer, player_kind,
                         {"time": limit.time, "simulations": limit.simulations}, seed,

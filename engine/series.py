@@ -107,9 +107,9 @@ class PlayerTotals:
 class SeriesEntry:
     number: int
     dealer: int
-    """Table position (index into the series' players) of the dealer."""
+    """Table place (index into the series' players) of the dealer."""
     seats: tuple[int, int, int]
-    """seats[s] = table position of the player in seat s (0 forehand)."""
+    """seats[s] = table place of the player in seat s (0 forehand)."""
     result: GameResult | RamschResult | None
     """None for a game passed in."""
     bock: bool = False
@@ -118,7 +118,7 @@ class SeriesEntry:
     """A game of a Ramsch round."""
 
     def scores(self, table_size: int = 3) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(plain, Seeger-Fabian) changes by table position.
+        """(plain, Seeger-Fabian) changes by table place.
 
         A Bock game doubles each plain-list score; on the Seeger-Fabian list the
         game's value counts twice and the fixed points (50 for the declarer, 40 or
@@ -127,9 +127,9 @@ class SeriesEntry:
         sf = [0, 0, 0]
         if self.result is not None:
             plain_by_seat, sf_by_seat = self.result.scores_by_seat(table_size)
-            for seat, position in enumerate(self.seats):
-                plain[position] = plain_by_seat[seat]
-                sf[position] = sf_by_seat[seat]
+            for seat, place in enumerate(self.seats):
+                plain[place] = plain_by_seat[seat]
+                sf[place] = sf_by_seat[seat]
         if self.bock:
             sf = [points + value for points, value in zip(sf, plain)]
             plain = [2 * value for value in plain]
@@ -186,7 +186,7 @@ class Series:
         return (self.first_dealer + len(self.entries)) % 3
 
     def seats_for(self, dealer: int) -> tuple[int, int, int]:
-        """Table positions in forehand, middlehand, rearhand order: forehand sits left of the dealer."""
+        """Table places in forehand, middlehand, rearhand order: forehand sits left of the dealer."""
         return ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
 
     def record(self, result: GameResult | RamschResult | None) -> SeriesEntry:

@@ -17,7 +17,7 @@ from engine.game import GameState
 from engine.scoring import RAMSCH_DURCHMARSCH_VALUE, GameEnd, GameResult, RamschResult
 from engine.series import GAMES_PER_ROUND, RoundGame, Series, bock_events
 
-from ..widgets.score_sheet import ScoreSheet, bock_position, score_legend
+from ..widgets.score_sheet import ScoreSheet, bock_game_number, score_legend
 from ..words import objective, sentence, verb
 
 
@@ -169,7 +169,7 @@ def series_lines(series: Series) -> list[str]:
             return f"{n:+d}" if n else "0"
         on_lists = ", ".join(f"{name} {signed(p)} ({signed(s)})" for name, p, s in zip(series.names, plain, sf)
                              if p or s)
-        lines.append(f"Bock game {bock_position(series, len(series.entries) - 1)}/{GAMES_PER_ROUND}: both lists "
+        lines.append(f"Bock game {bock_game_number(series, len(series.entries) - 1)}/{GAMES_PER_ROUND}: both lists "
                      f"count it double (the Seeger-Fabian fixed points once): {on_lists or 'nothing'}")
     events = bock_events(entry.result)
     if events:

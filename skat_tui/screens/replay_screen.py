@@ -17,6 +17,7 @@ from engine.analysis import Analysis
 from engine.game import GameState, describe
 from engine.players.base import Decision
 from engine.review import GameReview
+from engine.rules import SEAT_TITLES
 from engine.scoring import GameEnd, RamschResult
 
 from ..ai_runner import AIRunner
@@ -127,7 +128,7 @@ class ReplayScreen(Screen):
         players = tuple(getattr(self.navigator.record, "players", ()) or ())
         if len(players) == 3:
             return tuple(str(p) for p in players)  # type: ignore[return-value]
-        return ("Forehand", "Middlehand", "Rearhand")
+        return SEAT_TITLES
 
     def refresh_position(self) -> None:
         nav = self.navigator

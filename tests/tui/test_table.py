@@ -178,7 +178,7 @@ async def play_until_west_has_played(pilot, screen) -> None:
     await win_the_bidding_to_the_declaration(pilot, screen)
     await pilot.press("5", "enter")
     state = screen.state
-    west = screen.positions.index(1)
+    west = screen.places.index(1)
     while not any(s == west for s, m in state.moves if m.__class__.__name__ == "Play"):
         await wait_until(pilot, lambda: screen.my_turn or state.is_over)
         hand, legal = screen.query_one(HandRow).cards, state.legal_cards()
