@@ -33,7 +33,7 @@ from .rules import (
     next_bid,
     trick_winner,
 )
-from .scoring import Declaration, GameEnd, GameResult, RamschResult, evaluate, null_value, ramsch_result
+from .scoring import Declaration, GameEnd, GameResult, RamschResult, score_game, null_value, ramsch_result
 
 
 class IllegalMoveError(ValueError):
@@ -1231,7 +1231,7 @@ class GameState:
             d = self.declarer
             declarer_tricks = self.trick_counts[d]
             defender_tricks = sum(self.trick_counts) - declarer_tricks
-            self._result = evaluate(
+            self._result = score_game(
                 d, self.declaration, self.bid, self.deal.hands[d] | self._declarer_skat(),
                 self.declarer_points, declarer_tricks, defender_tricks, self.end or GameEnd.PLAYED,
                 self.kontra, self.re,

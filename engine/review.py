@@ -567,7 +567,7 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
             if stake is None:
                 continue
             bidder = SearchBidder(worlds, decision_seed(seed, record.id, f"bidding-{seat}"), **REVIEW_BIDDER)
-            evaluation = bidder.evaluate_hand(state.view(seat), worlds)
+            evaluation = bidder.value_hand(state.view(seat), worlds)
             expected, hand_game = evaluation.expected(stake)
             play = "bid: " + ("skat" if hand_game is None else game_name(hand_game))
             options = [ContractOption("pass", PASS_WORTH), ContractOption(play, round(expected, 2))]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.cards import CardSet
 from engine.house_rules import HouseRules
 from engine.rules import GameType
-from engine.scoring import Declaration, evaluate
+from engine.scoring import Declaration, score_game
 from engine.series import Series
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TABLE_NAMES, FinishedGame, TableSession, deal_for
@@ -21,7 +21,7 @@ BOCK = HouseRules(bock=True)
 def a_grand_worth_168():
     """Forehand's schwarz grand with four jacks: 4 + 1 game + 1 schneider + 1 schwarz = 7 × 24 = 168."""
     cards = CardSet.from_str("CJ SJ HJ DJ CA CT CK CQ C9 C8 C7 SA").mask
-    return evaluate(0, Declaration(GameType.GRAND), 18, cards, 120, 10, 0)
+    return score_game(0, Declaration(GameType.GRAND), 18, cards, 120, 10, 0)
 
 
 def test_a_bock_round_is_counted_on_the_sheet_and_explained():

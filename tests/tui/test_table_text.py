@@ -79,12 +79,12 @@ async def test_the_card_cursor_rests_only_on_legal_cards(fast_settings):
 def test_the_multiplier_reads_as_a_start_and_steps():
     from engine.cards import CardSet
     from engine.rules import GameType
-    from engine.scoring import Declaration, evaluate
+    from engine.scoring import Declaration, score_game
     from skat_tui.screens.dialogs import result_lines
 
     # Clubs without ♣J (and ♠J): without 2; schneider won.
     hand = CardSet.from_str("HJ.DJ.CA.CT.CK.CQ.C9.C8.C7.SA.ST.SK").mask
-    result = evaluate(0, Declaration(GameType.CLUBS), 18, hand, 95, 8, 2)
+    result = score_game(0, Declaration(GameType.CLUBS), 18, hand, 95, 8, 2)
     line = next(x for x in result_lines(result, ("You", "West", "East")) if x.startswith("Multiplier"))
     assert line == "Multiplier: without 2 → 2, game +1, schneider +1 = 4"
 
