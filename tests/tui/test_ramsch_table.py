@@ -10,11 +10,11 @@ from engine.scoring import ramsch_result
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
-from skat_tui.screens.dialogs import ResultScreen, result_lines
+from skat_tui.screens.dialogs import result_lines
 from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.score_sheet import score_rows
 from skat_tui.widgets.table import InfoBar, TrickArea, ramsch_skat_lines
-from tui_fakes import PassivePlayer, footer_settled, wait_until
+from tui_fakes import PassivePlayer, footer_settled, play_to_the_result, wait_until
 
 RAMSCH = HouseRules(ramsch=True, schieben=True, grand_hand_escape=True)
 NAMES = ("You", "West", "East")
@@ -32,14 +32,6 @@ async def into_the_ramsch(pilot, app, rules=RAMSCH):
         if screen.state.phase != Phase.BIDDING:
             return screen
         await pilot.press("p")
-
-
-async def play_to_the_result(pilot, app, screen) -> ResultScreen:
-    while not isinstance(app.screen, ResultScreen):
-        await wait_until(pilot, lambda: screen.my_turn or isinstance(app.screen, ResultScreen))
-        if screen.my_turn:
-            await pilot.press("enter")
-    return app.screen
 
 
 def table(rules=RAMSCH, fast_settings=None) -> tuple[TableSession, SkatApp]:

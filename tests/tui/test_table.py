@@ -7,7 +7,7 @@ import json
 from engine.game import Phase
 from engine.rules import sorted_cards
 from skat_tui.app import SkatApp, open_session
-from skat_tui.persistence import ISS_RECORDS, TableSession, series_save_path
+from skat_tui.persistence import ISS_RECORDS, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.dialogs import ConfirmScreen, ResultScreen
 from skat_tui.screens.table import TableScreen
@@ -19,21 +19,13 @@ from tui_fakes import (
     CrashingPlayer,
     PassivePlayer,
     declare_grand_and_reach_play,
+    new_app,
+    table,
     wait_until,
     win_the_bidding_to_the_declaration,
 )
 
 SEED = 3  # the human (forehand) meets a trick it cannot follow with every card
-
-
-def new_app(fast_settings, players=None, seed=SEED) -> SkatApp:
-    session = TableSession.new(seed, series_save_path())
-    return SkatApp(session=session, settings=fast_settings,
-                   players=players or {1: PassivePlayer(), 2: PassivePlayer()})
-
-
-def table(app: SkatApp) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
 def key_for(index: int) -> str:

@@ -5,26 +5,15 @@ from __future__ import annotations
 import pytest
 
 from skat_tui.app import SkatApp
-from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.dialogs import ResultScreen, ScoreSheetScreen
-from skat_tui.screens.table import TableScreen
 from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.score_sheet import ScoreSheet
 from textual.widgets import Footer
 
-from tui_fakes import PassivePlayer, declare_grand_and_reach_play, footer_settled, wait_until
+from tui_fakes import declare_grand_and_reach_play, footer_settled, new_app, table, wait_until
 
 SEED = 3  # both opponents pass; the human (forehand) opens, plays Grand and loses it schneider
-
-
-def new_app(settings) -> SkatApp:
-    session = TableSession.new(SEED, series_save_path())
-    return SkatApp(session=session, settings=settings, players={1: PassivePlayer(), 2: PassivePlayer()})
-
-
-def table(app: SkatApp) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
 def fits(widget) -> bool:

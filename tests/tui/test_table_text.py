@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from engine.game import Phase
 from engine.players.heuristic import HeuristicPlayer
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
-from skat_tui.screens.table import TableScreen, describe_advice
+from skat_tui.screens.table import describe_advice
 from skat_tui.settings import OpponentSettings
 from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.debug_panel import DebugPanel
@@ -14,7 +13,10 @@ from skat_tui.widgets.debug_panel import DebugPanel
 from tui_fakes import (
     PassivePlayer,
     ThinkingPlayer,
+    ask_for_the_discard_hint,
     declare_grand_and_reach_play,
+    new_app,
+    table,
     wait_until,
     win_the_bidding_to_the_declaration,
 )
@@ -22,26 +24,12 @@ from tui_fakes import (
 SEED = 3  # both opponents pass; the human (forehand) may open the bidding
 
 
-def new_app(settings, seed=SEED) -> SkatApp:
-    session = TableSession.new(seed, series_save_path())
-    return SkatApp(session=session, settings=settings, players={1: PassivePlayer(), 2: PassivePlayer()})
-
-
-def table(app: SkatApp) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
-
-
 async def test_the_discard_hint_names_the_cards_and_the_planned_game(fast_settings):
     fast_settings.hint = OpponentSettings(kind="heuristic")
     app = new_app(fast_settings)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.press("b", "s")
-        state = screen.state
-        assert state.phase == Phase.DISCARD
-        await pilot.press("i")
-        await wait_until(pilot, lambda: screen.message.startswith("Hint: put away"))
+        state = await ask_for_the_discard_hint(pilot, screen)
         # The engine's heuristic player is the hint player here: the same discard and plan.
         decision = HeuristicPlayer(seed=app.session.seed).choose(state.view(screen.human_seat))
         expected = f"Hint: {describe_advice(decision.move, decision.plan)}"
