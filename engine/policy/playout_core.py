@@ -214,61 +214,18 @@ def playout_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader, decl
 
 
 @njit(cache=True, nogil=True)
-def playout_cards_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader, decl_points, def_points,
-                        decl_tricks, def_tricks, played, voids, ouvert, cards, repeats, seed):
-    """For each card of ``cards`` (standard mask, played first by the seat to
-    move) and each world: play it, then finish the game with the policy.
+def _cards_batch(g, decl, worlds, skats, skat_known, known_std, trick_std, n, leader, start_taken, played, voids,
+                 ouvert, cards, repeats, seed):
+    """For each card of ``cards`` (standard mask, played first by the seat to move) and each
+    world: play it, then finish the game with the policy (``_play_out``).
 
-    Arguments as ``playout_batch``.  Returns int64[C, W, repeats, 4] with the
-    cards in index order.  A card the seat to move does not hold in a world,
-    or may not play, is skipped there and its rows stay -1.
+    A game with a declarer counts the skat's points for him from the start and lets him
+    know the skat when ``skat_known``; a Ramsch gives the skat's points to the last trick
+    and lets each seat know its ``known_std`` cards.  ``start_taken``: int64[TAKEN], each
+    seat's points and tricks so far.  Returns int64[C, W, repeats, TAKEN], the cards in
+    index order; a card the seat to move does not hold in a world, or may not play, is
+    skipped there and its rows stay -1.
     """
-    n_cards = popcount(cards)
-    n_worlds = worlds.shape[0]
-    results = np.full((n_cards, n_worlds, repeats, 4), -1, np.int64)
-    rng = seed_state(seed)
-    hands = np.empty(3, np.int64)
-    trick = np.empty(3, np.int64)
-    world_voids = np.empty(3, np.int64)
-    known = np.empty(3, np.int64)
-    taken = np.empty(TAKEN, np.int64)
-    played_internal = to_internal_mask(g, played)
-    mover = (leader + n) % 3
-    start_trick = internal_trick(g, trick_std, n)
-    led = start_trick[0] if n > 0 else -1
-    start = np.empty(3, np.int64)
-    for w in range(n_worlds):
-        start_points = _declarer_world_start(g, worlds, skats, w, skat_known, decl, decl_points, start, known)
-        legal = legal_internal(g, start[mover], led)
-        remaining = cards
-        k = 0
-        while remaining:
-            card_std = low_index(remaining)
-            remaining &= remaining - 1
-            card = TO_INTERNAL[g, card_std]
-            if (legal >> card) & 1:
-                for r in range(repeats):
-                    _restart(hands, start, world_voids, voids, trick, start_trick, n)
-                    _declarer_play_out(g, decl, hands, trick, n, leader, start_points, def_points, decl_tricks,
-                                       def_tricks, played_internal, world_voids, known, ouvert, rng, taken,
-                                       results[k, w, r], card)
-            k += 1
-    return results
-
-
-@njit(cache=True, nogil=True)
-def ramsch_playout_cards_batch(worlds, skats, known_std, trick_std, n, leader, points, tricks, played, voids,
-                               cards, repeats, seed):
-    """Ramsch: for each card of ``cards`` (standard mask, played first by the seat to move)
-    and each world, play it, then finish the game with the policy.
-
-    worlds: int64[W, 3] hands (standard masks); skats: int64[W], the skat in each world
-    (its points go with the last trick); known_std: int64[3], the skat cards each seat
-    knows; points / tricks: int64[3] taken so far; voids: int64[3].  Returns
-    int64[C, W, repeats, 6] (each seat's points, then tricks), the cards in index order;
-    a card the seat to move may not play in a world leaves its rows -1.
-    """
-    g = RAMSCH
     n_cards = popcount(cards)
     n_worlds = worlds.shape[0]
     results = np.full((n_cards, n_worlds, repeats, TAKEN), -1, np.int64)
@@ -286,7 +243,12 @@ def ramsch_playout_cards_batch(worlds, skats, known_std, trick_std, n, leader, p
     start = np.empty(3, np.int64)
     for w in range(n_worlds):
         _world_start(g, worlds, w, start)
-        skat_points = mask_points(g, to_internal_mask(g, skats[w]))
+        skat = to_internal_mask(g, skats[w])
+        if g == RAMSCH:
+            first_points, last_points = 0, mask_points(g, skat)
+        else:
+            _declarer_knows(known, decl, skat if skat_known else 0)
+            first_points, last_points = _skat_points(g, skat), 0
         legal = legal_internal(g, start[mover], led)
         remaining = cards
         k = 0
@@ -298,13 +260,67 @@ def ramsch_playout_cards_batch(worlds, skats, known_std, trick_std, n, leader, p
                 for r in range(repeats):
                     _restart(hands, start, world_voids, voids, trick, start_trick, n)
                     taken = results[k, w, r]
-                    for s in range(3):
-                        taken[s] = points[s]
-                        taken[3 + s] = tricks[s]
-                    _play_out(g, -1, hands, trick, n, leader, taken, skat_points, played_internal, world_voids,
-                              known, False, rng, card)
+                    for i in range(TAKEN):
+                        taken[i] = start_taken[i]
+                    if g != RAMSCH:
+                        taken[decl] += first_points
+                    _play_out(g, decl, hands, trick, n, leader, taken, last_points, played_internal, world_voids,
+                              known, ouvert, rng, card)
             k += 1
     return results
+
+
+@njit(cache=True, nogil=True)
+def playout_cards_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader, decl_points, def_points,
+                        decl_tricks, def_tricks, played, voids, ouvert, cards, repeats, seed):
+    """For each card of ``cards`` (standard mask, played first by the seat to
+    move) and each world: play it, then finish the game with the policy.
+
+    Arguments as ``playout_batch``.  Returns int64[C, W, repeats, 4] with the
+    cards in index order.  A card the seat to move does not hold in a world,
+    or may not play, is skipped there and its rows stay -1.
+    """
+    other = (decl + 1) % 3
+    start_taken = np.zeros(TAKEN, np.int64)
+    start_taken[decl] = decl_points
+    start_taken[other] = def_points
+    start_taken[3 + decl] = decl_tricks
+    start_taken[3 + other] = def_tricks
+    taken = _cards_batch(g, decl, worlds, skats, skat_known, np.zeros(3, np.int64), trick_std, n, leader,
+                         start_taken, played, voids, ouvert, cards, repeats, seed)
+    n_cards, n_worlds = taken.shape[0], taken.shape[1]
+    results = np.full((n_cards, n_worlds, repeats, 4), -1, np.int64)
+    for k in range(n_cards):
+        for w in range(n_worlds):
+            for r in range(repeats):
+                row = taken[k, w, r]
+                if row[0] >= 0:
+                    out = results[k, w, r]
+                    out[0] = row[decl]
+                    out[1] = row[0] + row[1] + row[2] - row[decl]
+                    out[2] = row[3 + decl]
+                    out[3] = row[3] + row[4] + row[5] - row[3 + decl]
+    return results
+
+
+@njit(cache=True, nogil=True)
+def ramsch_playout_cards_batch(worlds, skats, known_std, trick_std, n, leader, points, tricks, played, voids,
+                               cards, repeats, seed):
+    """Ramsch: for each card of ``cards`` (standard mask, played first by the seat to move)
+    and each world, play it, then finish the game with the policy.
+
+    worlds: int64[W, 3] hands (standard masks); skats: int64[W], the skat in each world
+    (its points go with the last trick); known_std: int64[3], the skat cards each seat
+    knows; points / tricks: int64[3] taken so far; voids: int64[3].  Returns
+    int64[C, W, repeats, 6] (each seat's points, then tricks), the cards in index order;
+    a card the seat to move may not play in a world leaves its rows -1.
+    """
+    start_taken = np.empty(TAKEN, np.int64)
+    for s in range(3):
+        start_taken[s] = points[s]
+        start_taken[3 + s] = tricks[s]
+    return _cards_batch(RAMSCH, -1, worlds, skats, False, known_std, trick_std, n, leader, start_taken, played, voids,
+                        False, cards, repeats, seed)
 
 
 @njit(cache=True, nogil=True)
