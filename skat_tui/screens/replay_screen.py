@@ -213,8 +213,7 @@ class ReplayScreen(Screen):
         self.refresh_position()
 
     def action_last_trick(self) -> None:
-        table = self.query_one(TableView)
-        table.show_last_trick = not table.show_last_trick
+        self.query_one(TableView).toggle_last_trick()
         self.refresh_position()
 
     def action_pick_game(self) -> None:

@@ -666,8 +666,7 @@ class TableScreen(Screen):
             self.next_game()
 
     def action_last_trick(self) -> None:
-        table = self.query_one(TableView)
-        table.show_last_trick = not table.show_last_trick
+        self.query_one(TableView).toggle_last_trick()
         self.refresh_table()
 
     def action_score_sheet(self) -> None:

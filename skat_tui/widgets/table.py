@@ -332,6 +332,10 @@ class TableView(Widget):
         super().__init__(**kwargs)
         self.show_last_trick = False
 
+    def toggle_last_trick(self) -> None:
+        """Show the last trick in place of the current one, or the current one again."""
+        self.show_last_trick = not self.show_last_trick
+
     def compose(self) -> ComposeResult:
         yield InfoBar(id="info")
         with Horizontal(id="middle"):

@@ -19,7 +19,7 @@ from skat_tui.data_lock import LOCK_NAME, DataDirLock, DataDirLocked
 from skat_tui.persistence import ISS_RECORDS, SAVE_VERSION, TableSession, deal_for, encode_game, series_save_path
 from skat_tui.screens.table import TableScreen
 from skat_tui.settings import Settings, data_dir, load_settings, save_settings, settings_path
-from tui_fakes import new_app, open_settings_at_my_turn, wait_until
+from tui_fakes import fill_in_and_save, new_app, open_settings_at_my_turn, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -331,9 +331,7 @@ async def test_saving_settings_keeps_command_line_opponents_one_off():
     app = new_app(table_settings)
     async with app.run_test(size=(100, 40)) as pilot:
         await open_settings_at_my_turn(pilot, app)
-        app.screen.query_one("#german").value = True
-        app.screen.query_one("#opp1-repetitions").value = "3"
-        await pilot.press("ctrl+s")
+        await fill_in_and_save(pilot, app, {"german": True, "opp1-repetitions": "3"})
         assert isinstance(app.screen, TableScreen)
         # at the table the overrides still hold, with the change
         assert app.settings.opponents[0].kind == "heuristic" and app.settings.german

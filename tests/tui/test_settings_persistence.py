@@ -18,7 +18,7 @@ from skat_tui.players import resolve_player
 from skat_tui.screens.settings_screen import SettingsScreen
 from skat_tui.screens.table import TableScreen
 from skat_tui.settings import Settings, load_settings, save_settings, settings_path
-from tui_fakes import new_app, open_settings_at_my_turn
+from tui_fakes import fill_in_and_save, new_app, open_settings_at_my_turn
 
 
 def test_settings_saved_in_the_config_dir_from_the_environment(isolated_dirs):
@@ -123,9 +123,7 @@ async def test_settings_screen_saves(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test(size=(100, 40)) as pilot:
         await open_settings_at_my_turn(pilot, app)
-        app.screen.query_one("#german").value = True
-        app.screen.query_one("#opp0-budget").value = "-1"
-        await pilot.press("ctrl+s")
+        await fill_in_and_save(pilot, app, {"german": True, "opp0-budget": "-1"})
         assert isinstance(app.screen, SettingsScreen)  # refused: negative time
         assert "negative" in str(app.screen.query_one("#settings-error").render())
         app.screen.query_one("#opp0-budget").value = "0.5"

@@ -16,12 +16,7 @@ from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.table import SeatPanel, TrickArea
 
 from tui_fakes import (
-    CrashingPlayer,
-    PassivePlayer,
-    declare_grand_and_reach_play,
-    new_app,
-    table,
-    wait_until,
+    CrashingPlayer, PassivePlayer, at_my_turn, declare_grand_and_reach_play, new_app, table, wait_until,
     win_the_bidding_to_the_declaration,
 )
 
@@ -35,8 +30,7 @@ def key_for(index: int) -> str:
 async def test_whole_game_by_keys(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
+        screen = await at_my_turn(pilot, app)
         state = screen.state
         # Both opponents passed: forehand may open.
         assert state.phase == Phase.BIDDING and state.bid_stage == 2
@@ -207,8 +201,7 @@ async def test_ai_crash_falls_back_and_game_goes_on(fast_settings, monkeypatch):
 async def test_quit_asks_during_a_game(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test() as pilot:
-        screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
+        await at_my_turn(pilot, app)
         await pilot.press("q")
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")
@@ -221,8 +214,7 @@ async def test_quit_asks_during_a_game(fast_settings):
 async def test_help_lists_every_binding(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test() as pilot:
-        screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
+        await at_my_turn(pilot, app)
         await pilot.press("question_mark")
         help_text = str(app.screen.query_one("#help-text").render())
         for words in ("bid the next value", "take the skat", "schneider", "last trick", "debug panel", "quit"):
@@ -234,8 +226,7 @@ async def test_help_lists_every_binding(fast_settings):
 async def test_fits_80_by_24(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
+        screen = await at_my_turn(pilot, app)
         hand = screen.query_one(HandRow)
         region = screen.query_one("#card-9").region
         assert region.right <= 80 and region.bottom <= 24 and region.height == 3

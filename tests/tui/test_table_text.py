@@ -11,14 +11,8 @@ from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.debug_panel import DebugPanel
 
 from tui_fakes import (
-    PassivePlayer,
-    ThinkingPlayer,
-    ask_for_the_discard_hint,
-    declare_grand_and_reach_play,
-    new_app,
-    table,
-    wait_until,
-    win_the_bidding_to_the_declaration,
+    PassivePlayer, ThinkingPlayer, ask_for_the_discard_hint, at_my_turn, declare_grand_and_reach_play, new_app, table,
+    wait_until, win_the_bidding_to_the_declaration,
 )
 
 SEED = 3  # both opponents pass; the human (forehand) may open the bidding
@@ -82,8 +76,7 @@ async def test_help_keys_never_run_into_their_description(fast_settings):
 
     app = new_app(fast_settings)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
+        await at_my_turn(pilot, app)
         await pilot.press("question_mark")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = str(app.screen.query_one("#help-text").render())

@@ -115,6 +115,13 @@ def table(app: SkatApp) -> TableScreen:
     return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
+async def at_my_turn(pilot, app: SkatApp) -> TableScreen:
+    """The table screen, once it is the human's turn."""
+    screen = table(app)
+    await wait_until(pilot, lambda: screen.my_turn)
+    return screen
+
+
 async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
     """Let the app run until ``predicate()`` holds."""
     deadline = time.monotonic() + timeout
@@ -218,6 +225,13 @@ async def open_settings_at_my_turn(pilot, app) -> None:
     await wait_until(pilot, lambda: isinstance(screen, TableScreen) and screen.my_turn)
     await pilot.press("o")
     assert isinstance(app.screen, SettingsScreen)
+
+
+async def fill_in_and_save(pilot, app, values: dict[str, object]) -> None:
+    """On the open settings screen: set each field (by id) to its value, then save (Ctrl+S)."""
+    for field_id, value in values.items():
+        app.screen.query_one(f"#{field_id}").value = value
+    await pilot.press("ctrl+s")
 
 
 class KontraPlayer(PassivePlayer):
