@@ -32,11 +32,11 @@ def _workload() -> None:
     from .scoring import WIN_POINTS
     from .dds.solver import Position, SolverContext, solve_threshold
     from .game import Deal
-    from .policy import heuristic_core
+    from .policy import playout_core
     from .policy.playout import BENCH_GAMES
     from .rules import GameType
 
-    heuristic_core.random_deal_playouts(BENCH_GAMES, 80000, 12345)
+    playout_core.random_deal_playouts(BENCH_GAMES, 80000, 12345)
     rng = random.Random(777)
     ctx = SolverContext(tt_bits=18)
     for i in range(160):

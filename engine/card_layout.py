@@ -321,7 +321,7 @@ def points_std(g, m):
 
 CORE_SOURCES = (
     "card_layout.py", "dds/context.py", "dds/moves.py", "dds/bounds.py", "dds/null_table.py", "dds/endgame.py",
-    "dds/search.py", "dds/core.py", "policy/heuristic_core.py", "policy/mcts_core.py",
+    "dds/search.py", "dds/core.py", "policy/heuristic_core.py", "policy/playout_core.py", "policy/mcts_core.py",
     "worlds/inference_core.py",
 )
 """The numba cores' source files below ``engine/`` (every file with cached numba functions, and

@@ -33,7 +33,7 @@ from .rules import (
     next_bid,
     trick_winner,
 )
-from .scoring import Declaration, GameEnd, GameResult, RamschResult, evaluate, null_value, ramsch_result
+from .scoring import Declaration, GameEnd, GameResult, RamschResult, score_game, null_value, ramsch_result
 
 
 class IllegalMoveError(ValueError):
@@ -270,6 +270,60 @@ class Leave:
 
 
 Move = Bid | Hold | Pass | PickUp | Discard | Declare | Push | Play | Kontra | Re | Resign | ShowCards | Leave
+
+
+MOODS = ("present", "imperative", "past")
+"""How ``describe`` words a move: what a seat does ('takes the skat'), a hint ('take the
+skat'), what a seat did ('took the skat')."""
+
+_WORDS: dict[type, tuple[str, str, str]] = {
+    Bid: ("bids {value}", "bid {value}", "bid {value}"),
+    Hold: ("holds", "hold", "held"),
+    Pass: ("passes", "pass", "passed"),
+    PickUp: ("takes the skat", "take the skat", "took the skat"),
+    Discard: ("puts away {cards}", "put away {cards}", "put away {cards}"),
+    Declare: ("declares {game}", "declare {game}", "declared {game}"),
+    Push: ("pushes the skat on unseen", "push the skat on unseen", "pushed the skat on unseen"),
+    Play: ("plays {card}", "play {card}", "played {card}"),
+    Kontra: ("says Kontra", "say Kontra", "said Kontra"),
+    Re: ("says Re", "say Re", "said Re"),
+    Resign: ("resigns", "resign", "resigned"),
+    ShowCards: ("shows their cards", "show your cards", "showed their cards"),
+}
+_SKAT_ROUND_WORDS: dict[type, tuple[str, str, str]] = {
+    Pass: ("plays the Ramsch", "play the Ramsch", "played the Ramsch"),
+    Discard: ("puts {cards} back", "put {cards} back", "put {cards} back"),
+    Declare: ("declares {game} instead", "declare {game} instead", "declared {game} instead"),
+}
+"""The words that differ in a Ramsch's skat round: passing plays the Ramsch, the two cards
+go back into the skat, a Grand Hand is declared instead of the Ramsch."""
+_HIDDEN_DISCARD = ("discards two cards", "discard two cards", "discarded two cards")
+"""A discard whose cards the seat may not see."""
+
+
+def describe(move: Move, german: bool = False, mood: str = "present", skat_round: bool = False) -> str:
+    """The one wording of a move, for the table, its hints, its replay and the review:
+    'takes the skat', 'puts away ♠10 ♥8', 'declares Clubs hand', 'plays ♥J' (``mood``,
+    one of ``MOODS``: 'take the skat', 'took the skat'); ``german`` names cards and games
+    in German, ``skat_round``: the move is made in a Ramsch's skat round (Schieben)."""
+    which = MOODS.index(mood)
+    if isinstance(move, Leave):
+        return ("ran out of time" if move.timeout else "left the table") if which != 1 else "leave the table"
+    words = (_SKAT_ROUND_WORDS.get(type(move)) if skat_round else None) or _WORDS.get(type(move))
+    if words is None:
+        return str(move)
+    text = words[which]
+    if isinstance(move, Discard):
+        if move.cards is None:  # as another seat sees it
+            return text.format(cards="two cards") if skat_round else _HIDDEN_DISCARD[which]
+        return text.format(cards=CardSet(move.cards).unicode(german))
+    if isinstance(move, Declare):
+        return text.format(game=move.declaration.describe(german))
+    if isinstance(move, Play):
+        return text.format(card=Card(move.card).unicode(german))  # players may hand back a plain int
+    if isinstance(move, Bid):
+        return text.format(value=move.value)
+    return text
 
 
 @dataclass(frozen=True)
@@ -1177,7 +1231,7 @@ class GameState:
             d = self.declarer
             declarer_tricks = self.trick_counts[d]
             defender_tricks = sum(self.trick_counts) - declarer_tricks
-            self._result = evaluate(
+            self._result = score_game(
                 d, self.declaration, self.bid, self.deal.hands[d] | self._declarer_skat(),
                 self.declarer_points, declarer_tricks, defender_tricks, self.end or GameEnd.PLAYED,
                 self.kontra, self.re,

@@ -54,13 +54,19 @@ class Limit:
         return " / ".join(parts) or "unlimited"
 
 
+APP_NAME = "skat-table"
+"""The name the configuration and data folders are kept under."""
+
+
 def config_dir() -> Path:
+    """The configuration folder (the speed factor, the table's settings): ``SKAT_CONFIG_DIR``
+    when set, else the platform's folder for ``APP_NAME``."""
     override = os.environ.get("SKAT_CONFIG_DIR")
     if override:
         return Path(override)
     from platformdirs import user_config_dir
 
-    return Path(user_config_dir("skat-table"))
+    return Path(user_config_dir(APP_NAME))
 
 
 def calibration_file() -> Path:

@@ -70,9 +70,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .cards import Card, CardSet, cards_of
-from .game import GameState, Phase, Play, Re
+from .game import GameState, Phase, Play, Re, describe
 from .limits import DEFAULT_SIMULATIONS, Limit
-from .rules import SEAT_NAMES, GameType
+from .rules import SEAT_NAMES, SEAT_TITLES, GameType
+from .workers import run_tasks
 
 REVIEW_PLAYERS = ("pimc", "mcu", "mcts")
 
@@ -510,29 +511,12 @@ def review_ramsch_decision(state: GameState, move_index: int, chosen: Card) -> D
 
 def unreviewed_moves(record) -> list[str]:
     """The house-rule decisions the review lists but does not judge, a line each: a Ramsch's
-    skat round ('Bob: picks the skat up')."""
-    from .game import Declare, Discard, Pass, PickUp, Push
-
+    skat round ('Bob: takes the skat', worded as at the table)."""
     positions = record.positions()
     names = tuple(record.players)
-    out = []
-    for index, (seat, move) in enumerate(record.moves):
-        if positions[index].phase not in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD):
-            continue
-        if isinstance(move, Push):
-            text = "pushes the skat on"
-        elif isinstance(move, PickUp):
-            text = "picks the skat up"
-        elif isinstance(move, Discard):
-            text = f"puts {CardSet(move.cards)} back"
-        elif isinstance(move, Declare):
-            text = f"declares {move.declaration.describe()} instead"
-        elif isinstance(move, Pass):
-            text = "plays the Ramsch"
-        else:
-            text = positions[index].iss(move)
-        out.append(f"{names[seat] or SEAT_NAMES[seat]}: {text}")
-    return out
+    return [f"{names[seat] or SEAT_NAMES[seat]}: {describe(move, skat_round=True)}"
+            for index, (seat, move) in enumerate(record.moves)
+            if positions[index].phase in (Phase.RAMSCH_SKAT, Phase.RAMSCH_DISCARD)]
 
 
 def contract_mark(loss: float | None) -> str:
@@ -555,7 +539,6 @@ def _judged(move: int, phase: str, seat: int, chosen: str, stake: int, options: 
 def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
     """The bids, holds and passes, the skat-or-hand choice and the discard with the declaration,
     each valued by the search bidder from the seat's own view (``worlds`` sampled worlds)."""
-    from .cards import CardSet
     from .game import Bid, Declare, Discard, Hold, Pass, PickUp
     from .players.bidding import PASS_WORTH, SearchBidder, game_name
 
@@ -584,7 +567,7 @@ def review_contracts(record, worlds: int, seed: int) -> list[ContractReview]:
             if stake is None:
                 continue
             bidder = SearchBidder(worlds, decision_seed(seed, record.id, f"bidding-{seat}"), **REVIEW_BIDDER)
-            evaluation = bidder.evaluate_hand(state.view(seat), worlds)
+            evaluation = bidder.value_hand(state.view(seat), worlds)
             expected, hand_game = evaluation.expected(stake)
             play = "bid: " + ("skat" if hand_game is None else game_name(hand_game))
             options = [ContractOption("pass", PASS_WORTH), ContractOption(play, round(expected, 2))]
@@ -674,7 +657,7 @@ def review_record(record, player_kind: str = "pimc", limit: Limit | None = None,
     if player_kind not in REVIEW_PLAYERS:
         raise ValueError(f"the review player must be one of {', '.join(REVIEW_PLAYERS)}, not {player_kind!r}")
     limit = limit or Limit(simulations=DEFAULT_SIMULATIONS)
-    players = tuple(record.players) if len(tuple(record.players)) == 3 else ("Forehand", "Middlehand", "Rearhand")
+    players = tuple(record.players) if len(tuple(record.players)) == 3 else SEAT_TITLES
     game, declarer = describe_game(record)
     review = GameReview(record.id, players, game, declarer, player_kind,
                         {"time": limit.time, "simulations": limit.simulations}, seed,
@@ -799,9 +782,12 @@ def review_records(records: list, player_kind: str = "pimc", limit: Limit | None
         if on_progress:
             on_progress(len(done) + len(failed), total)
 
-    if scheduler:
-        _review_dask(records, player_kind, limit, seed, scheduler, finished)
-    elif workers <= 1 or total <= 1:
+    if scheduler or (workers > 1 and total > 1):
+        from .record import format_record
+
+        tasks = [(format_record(record), player_kind, limit.time, limit.simulations, seed, 1) for record in records]
+        run_tasks(_review_task, tasks, finished, workers, scheduler, errors_as_results=True)
+    else:
         for index, record in enumerate(records):
             def partial(cards_done: int, cards_total: int) -> None:
                 if on_progress:
@@ -811,60 +797,4 @@ def review_records(records: list, player_kind: str = "pimc", limit: Limit | None
             except Exception as exc:  # one bad record must not cost the others their review
                 review = exc
             finished(index, review)
-    else:
-        _review_processes(records, player_kind, limit, seed, workers, finished)
     return [done[i] for i in sorted(done)]
-
-
-def _review_processes(records, player_kind, limit, seed, workers, finished) -> None:
-    from concurrent.futures import FIRST_COMPLETED, wait
-
-    from .processes import stop_workers, worker_pool
-    from .record import format_record
-
-    queue = list(reversed(list(enumerate(records))))
-    with worker_pool(workers) as pool:
-        pending = {}
-        try:
-            while queue or pending:
-                while queue and len(pending) < workers * 2:
-                    index, record = queue.pop()
-                    future = pool.submit(_review_task, format_record(record), player_kind, limit.time,
-                                         limit.simulations, seed, 1)
-                    pending[future] = index
-                ready, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in ready:
-                    index = pending.pop(future)
-                    try:
-                        review = future.result()
-                    except Exception as exc:
-                        review = exc
-                    finished(index, review)
-        except KeyboardInterrupt:
-            for future in pending:
-                future.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
-            stop_workers()
-            raise
-
-
-def _review_dask(records, player_kind, limit, seed, address, finished) -> None:
-    from .record import format_record
-
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError:
-        raise RuntimeError("--scheduler needs dask.distributed: pip install 'skat-table[cluster]'") from None
-    with Client(address) as client:
-        futures = {client.submit(_review_task, format_record(record), player_kind, limit.time, limit.simulations,
-                                 seed, 1, pure=False): index for index, record in enumerate(records)}
-        try:
-            for future in as_completed(futures):
-                try:
-                    review = future.result()
-                except Exception as exc:
-                    review = exc
-                finished(futures[future], review)
-        except KeyboardInterrupt:
-            client.cancel(list(futures))
-            raise

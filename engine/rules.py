@@ -13,6 +13,8 @@ from .cards import Card, Mask, Rank, Suit
 
 FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
 SEAT_NAMES = ("forehand", "middlehand", "rearhand")
+"""The seats of one game by number, in a sentence; ``SEAT_TITLES`` as a heading or a name."""
+SEAT_TITLES = tuple(name.capitalize() for name in SEAT_NAMES)
 
 TRUMP_CLASS = 4
 """Follow class of trumps; classes 0..3 are the plain suits (``Suit`` values)."""

@@ -264,7 +264,7 @@ class GameResult:
         return (scores[0], scores[1], scores[2])
 
 
-def evaluate(
+def score_game(
     declarer: int,
     decl: Declaration,
     bid: int,

@@ -10,12 +10,13 @@ series also knows which coming games are Bock games (counted double) and, with
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .game import Deal, GameState
 from .house_rules import ISKO, HouseRules
 from .limits import Limit
-from .players.base import Player
+from .players.base import Decision, Player
 from .rules import GameType
 from .scoring import SEEGER_FABIAN_DEFENDER_BONUS, GameResult, RamschResult
 
@@ -59,19 +60,34 @@ def deal_game(deal: Deal, rules: HouseRules = ISKO, kind: RoundGame | None = Non
 
 
 def play_game(deal: Deal, players: list[Player] | tuple[Player, ...], limit: Limit | None = None,
-              rules: HouseRules = ISKO) -> GameState:
-    """Play one game to its end by ``rules``; ``players[seat]`` decides for that seat (0 = forehand)."""
-    return finish_game(GameState.new(deal, rules), players, limit)
+              rules: HouseRules = ISKO, kind: RoundGame | None = None, **hooks) -> GameState:
+    """Play one game to its end by ``rules``; ``players[seat]`` decides for that seat (0 = forehand).
+    ``kind``: as ``deal_game`` (a Ramsch-round game starts as a Ramsch); ``hooks``: as ``finish_game``."""
+    return finish_game(deal_game(deal, rules, kind), players, limit, **hooks)
 
 
-def finish_game(state: GameState, players: list[Player] | tuple[Player, ...], limit: Limit | None = None
-                ) -> GameState:
-    """Play ``state`` on to its end; ``players[seat]`` decides for that seat from now on."""
+def finish_game(state: GameState, players: list[Player] | tuple[Player, ...], limit: Limit | None = None, *,
+                until: Callable[[GameState], bool] | None = None,
+                before: Callable[[GameState], None] | None = None,
+                decided: Callable[[GameState, Decision], None] | None = None) -> GameState:
+    """Play ``state`` on to its end; ``players[seat]`` decides for that seat from now on.
+
+    The one game loop of the engine, for its tools too: before each move the game stops
+    early where ``until(state)`` holds, then ``before(state)`` sees the state; once the
+    seat to move has decided, ``decided(view, decision)`` sees its view and decision before
+    the move is made."""
     for seat, player in enumerate(players):
         player.new_game(seat)
     while not state.is_over:
+        if until is not None and until(state):
+            break
+        if before is not None:
+            before(state)
         seat = state.to_move
-        decision = players[seat].choose(state.view(seat), limit)
+        view = state.view(seat)
+        decision = players[seat].choose(view, limit)
+        if decided is not None:
+            decided(view, decision)
         state.push(decision.move)
     return state
 
@@ -91,9 +107,9 @@ class PlayerTotals:
 class SeriesEntry:
     number: int
     dealer: int
-    """Table position (index into the series' players) of the dealer."""
+    """Table place (index into the series' players) of the dealer."""
     seats: tuple[int, int, int]
-    """seats[s] = table position of the player in seat s (0 forehand)."""
+    """seats[s] = table place of the player in seat s (0 forehand)."""
     result: GameResult | RamschResult | None
     """None for a game passed in."""
     bock: bool = False
@@ -102,7 +118,7 @@ class SeriesEntry:
     """A game of a Ramsch round."""
 
     def scores(self, table_size: int = 3) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(plain, Seeger-Fabian) changes by table position.
+        """(plain, Seeger-Fabian) changes by table place.
 
         A Bock game doubles each plain-list score; on the Seeger-Fabian list the
         game's value counts twice and the fixed points (50 for the declarer, 40 or
@@ -111,9 +127,9 @@ class SeriesEntry:
         sf = [0, 0, 0]
         if self.result is not None:
             plain_by_seat, sf_by_seat = self.result.scores_by_seat(table_size)
-            for seat, position in enumerate(self.seats):
-                plain[position] = plain_by_seat[seat]
-                sf[position] = sf_by_seat[seat]
+            for seat, place in enumerate(self.seats):
+                plain[place] = plain_by_seat[seat]
+                sf[place] = sf_by_seat[seat]
         if self.bock:
             sf = [points + value for points, value in zip(sf, plain)]
             plain = [2 * value for value in plain]
@@ -170,7 +186,7 @@ class Series:
         return (self.first_dealer + len(self.entries)) % 3
 
     def seats_for(self, dealer: int) -> tuple[int, int, int]:
-        """Table positions in forehand, middlehand, rearhand order: forehand sits left of the dealer."""
+        """Table places in forehand, middlehand, rearhand order: forehand sits left of the dealer."""
         return ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
 
     def record(self, result: GameResult | RamschResult | None) -> SeriesEntry:

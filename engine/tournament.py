@@ -50,7 +50,6 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -60,6 +59,8 @@ from .house_rules import ISKO, HouseRules
 from .players.registry import PlayerSpec, make_player, parse_spec, split_specs, validate_spec
 from .record import GameRecord, RecordError, format_record, parse_record, read_lines
 from .scoring import WIN_POINTS, RamschResult
+from .series import RoundGame, play_game
+from .workers import run_tasks
 
 CLOSE_GAME_POINTS = range(55, WIN_POINTS)
 """Declarer card points of a 'close game' (Schäfer's (2005) file of close games)."""
@@ -174,15 +175,7 @@ def play_tournament_game(deal: Deal, players, rules: HouseRules = ISKO, ramsch_o
     the deal is played as a Ramsch (``rules`` must have Ramsch on)."""
     if ramsch_only and not rules.ramsch:
         raise ValueError("every deal as Ramsch needs the Ramsch rule on")
-    state = GameState.new(deal, rules=rules)
-    for seat, player in enumerate(players):
-        player.new_game(seat)
-    if ramsch_only:
-        state.start_ramsch()
-    while not state.is_over:
-        seat = state.to_move
-        state.push(players[seat].choose(state.view(seat)).move)
-    return state
+    return play_game(deal, players, rules=rules, kind=RoundGame.RAMSCH if ramsch_only else None)
 
 
 def play_deal(deal_index: int, deal_order: list[int], specs: list[str], seed: int, rules: dict | None = None,
@@ -433,7 +426,7 @@ def _play(run: TournamentRun, workers: int, scheduler: str | None, on_progress, 
     start = time.perf_counter()
     writer = _JournalWriter(journal_path, journal_bytes) if journal_path is not None else None
 
-    def collect(outcomes: list[GameOutcome]) -> None:
+    def collect(_: int, outcomes: list[GameOutcome]) -> None:
         if writer is not None:
             try:
                 writer.append(outcomes, seconds_before + time.perf_counter() - start)
@@ -445,13 +438,7 @@ def _play(run: TournamentRun, workers: int, scheduler: str | None, on_progress, 
             on_progress(len(run.outcomes), run.games_planned)
 
     try:
-        if scheduler:
-            _run_dask(tasks, scheduler, collect)
-        elif workers <= 1:
-            for task in tasks:
-                collect(play_deal(*task))
-        else:
-            _run_processes(tasks, workers, collect)
+        run_tasks(play_deal, tasks, collect, workers, scheduler)
     except KeyboardInterrupt:
         run.interrupted = True
     except _JournalFailed as exc:
@@ -461,42 +448,6 @@ def _play(run: TournamentRun, workers: int, scheduler: str | None, on_progress, 
         if writer is not None:
             writer.close()
     run.elapsed = seconds_before + time.perf_counter() - start
-
-
-def _run_processes(tasks, workers: int, collect) -> None:
-    from .processes import stop_workers, worker_pool
-
-    with worker_pool(workers) as pool:
-        pending = set()
-        queue = list(reversed(tasks))
-        try:
-            while queue or pending:
-                while queue and len(pending) < workers * 2:
-                    pending.add(pool.submit(play_deal, *queue.pop()))
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    collect(future.result())
-        except BaseException:  # Ctrl+C, or a journal that cannot be written: no more games
-            for future in pending:
-                future.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
-            stop_workers()
-            raise
-
-
-def _run_dask(tasks, address: str, collect) -> None:
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError:
-        raise RuntimeError("--scheduler needs dask.distributed: pip install 'skat-table[cluster]'") from None
-    with Client(address) as client:
-        futures = [client.submit(play_deal, *task, pure=False) for task in tasks]
-        try:
-            for future in as_completed(futures):
-                collect(future.result())
-        except BaseException:
-            client.cancel(futures)
-            raise
 
 
 # ---------------------------------------------------------------- output

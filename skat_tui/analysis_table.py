@@ -15,7 +15,6 @@ from engine.players.contract_analysis import ContractAnalysis, ContractCandidate
 from engine.rules import SEAT_NAMES
 
 from .widgets.cards import card_text, cards_text
-from .widgets.table import describe_declaration
 
 SPARK = " ▁▂▃▄▅▆▇█"
 
@@ -159,7 +158,7 @@ def analysis_report(record, state, analysis: Analysis, trick: int, card: int, ge
         game_line = Text(f"Ramsch{f', pushed {state.pushes}×' if state.pushes else ''}")
         so_far = Text("points so far: " + ", ".join(f"{who(s)} {state.points[s]}" for s in range(3)))
     else:
-        game_line = Text(f"{describe_declaration(state.declaration, german)}, declarer {who(state.declarer)}, "
+        game_line = Text(f"{state.declaration.describe(german)}, declarer {who(state.declarer)}, "
                          f"bid {state.bid}")
         # null is about tricks, suit and grand about card points
         what, counts = ("tricks", state.trick_counts) if analysis.null_game else ("points", state.points)
@@ -197,7 +196,7 @@ def is_contract(analysis) -> bool:
 def candidate_label(candidate: ContractCandidate, german: bool = False) -> str:
     if candidate.declaration is None:
         return "Skat" if german else "take the skat"
-    return describe_declaration(candidate.declaration, german)
+    return candidate.declaration.describe(german)
 
 
 def contract_verdict(analysis: ContractAnalysis, german: bool = False) -> str:

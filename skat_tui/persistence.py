@@ -34,14 +34,12 @@ from engine.series import Series, deal_game
 from .safe_files import write_atomically
 from .cli import MAX_SEED  # the seeds --seed takes (a new series draws one below 2**31)
 from .settings import check_number, data_dir
+from .words import HUMAN_PLACE, TABLE_NAMES
 
 SAVE_FIELDS = {"version", "seed", "first_dealer", "rules", "games", "recorded", "current", "cards_shown"}
 SAVE_VERSION = 2
 """Version 2 writes moves in ISS notation; version 1 saves (a JSON move codec) still load."""
 READABLE_VERSIONS = (1, 2)
-TABLE_NAMES = ("You", "West", "East")
-"""Names by table position: you sit south, West plays after you, then East."""
-HUMAN_POSITION = 0
 
 SeatMove = tuple[int, Move]
 
@@ -121,7 +119,7 @@ class FinishedGame:
     deal: Deal
     moves: list[SeatMove]
     seats: tuple[int, int, int]
-    """Table position of the player in each seat (0 forehand)."""
+    """Table place of the player in each seat (0 forehand)."""
 
 
 def deal_for(seed: int, number: int) -> Deal:
@@ -166,19 +164,19 @@ class TableSession:
 
     @property
     def seats(self) -> tuple[int, int, int]:
-        """Table position of the player in each seat for the current game."""
+        """Table place of the player in each seat for the current game."""
         return self.series.seats_for(self.series.next_dealer)
 
     @property
-    def dealer_position(self) -> int:
+    def dealer_place(self) -> int:
         return self.series.next_dealer
 
-    def seat_of(self, position: int) -> int:
-        return self.seats.index(position)
+    def seat_of(self, place: int) -> int:
+        return self.seats.index(place)
 
     @property
     def human_seat(self) -> int:
-        return self.seat_of(HUMAN_POSITION)
+        return self.seat_of(HUMAN_PLACE)
 
     def names_by_seat(self) -> tuple[str, str, str]:
         seats = self.seats

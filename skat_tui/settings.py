@@ -17,15 +17,15 @@ from typing import Any
 import platformdirs
 
 from engine.house_rules import ISKO, HouseRules, rules_from_options
-from engine.limits import Limit
+from engine.limits import APP_NAME, Limit, config_dir
 from engine.players.registry import OPPONENT_KINDS
 
-APP_NAME = "skat-table"
+from .words import OPPONENT_NAMES
+
 EVALUATIONS = ("mean", "wins", "step", "type1-10", "type2-50", "type3")
 """Evaluation functions of MCU/PIMC/MCTS (engine.evaluation): mean card points, wins,
 the step function over the outcome, and its sloped variants."""
 
-OPPONENT_NAMES = ("West", "East")
 
 BIDDING_METHODS = ("heuristic", "search")
 """How MCU and PIMC make the decisions before the card play (their ``bidding=``)."""
@@ -45,10 +45,6 @@ def check_number(value: Any, name: str, *, low: float, high: float, whole: bool 
     if whole and value != int(value):
         raise ValueError(f"{name} must be a whole number, not {value!r}")
     return int(value) if whole else float(value)
-
-
-def config_dir() -> Path:
-    return Path(os.environ.get("SKAT_CONFIG_DIR") or platformdirs.user_config_dir(APP_NAME))
 
 
 def data_dir() -> Path:

@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
-from .persistence import HUMAN_POSITION, TABLE_NAMES
+TABLE_NAMES = ("You", "West", "East")
+"""Names by table place (fixed for a series, while the seats rotate with the dealer): you
+sit south, West plays after you, then East."""
+HUMAN_PLACE = 0
+"""The human's place at the table."""
+OPPONENT_NAMES = TABLE_NAMES[1:]
 
-YOU = TABLE_NAMES[HUMAN_POSITION]
+YOU = TABLE_NAMES[HUMAN_PLACE]
 IRREGULAR = {"has": "have", "is": "are", "was": "were", "goes": "go", "does": "do"}
 
 

@@ -129,7 +129,7 @@ LAYERS = (
     ("worlds", ("engine.worlds",)),
     ("players", ("engine.players",)),
     ("uses", ("engine", "engine.series", "engine.service", "engine.tournament", "engine.review",
-              "engine.calibration", "engine.processes")),
+              "engine.calibration", "engine.processes", "engine.workers")),
     ("tools", ("engine.tools",)),
 )
 """The engine's layers, lowest first: a module imports only from its own layer and the
@@ -137,7 +137,7 @@ layers below.  The core (cards, rules, scoring, the game, limits, records) needs
 else; the heuristic's policy (``engine.policy``) and the double-dummy solver
 (``engine.dds``) are the numba kernels on it; the world model (``engine.worlds``) uses
 the policy; the players use the worlds; series, service, tournament, review, calibration,
-their worker processes (``engine.processes``) and the front door (``engine``) use the
+their worker processes (``engine.processes``, ``engine.workers``) and the front door (``engine``) use the
 players; tools use everything."""
 
 

@@ -130,7 +130,7 @@ def test_review_of_a_ramsch_values_its_cards_paranoid_and_says_the_own_view_is_n
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert lines[0]["game"] == "Ramsch" and lines[0]["ramsch"] and lines[0]["declarer"] is None
-    assert "Ann: picks the skat up" in lines[0]["not_reviewed"]
+    assert "Ann: takes the skat" in lines[0]["not_reviewed"]
     decisions = [line for line in lines if line["type"] == "decision"]
     assert len(decisions) == 30 and all(d["view_loss_win"] is None for d in decisions)
     assert all(c["dd_points"] is not None for d in decisions for c in d["cards"])

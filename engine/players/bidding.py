@@ -76,7 +76,7 @@ from ..game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp
 from ..policy import hand_eval
 from ..policy.playout import PublicPosition, playout_worlds
 from ..rules import BID_VALUES, FOREHAND, GameType
-from ..scoring import (ALL_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Declaration, evaluate, seeger_fabian_lost,
+from ..scoring import (ALL_POINTS, SCHNEIDER_POINTS, WIN_POINTS, Declaration, score_game, seeger_fabian_lost,
                        seeger_fabian_won)
 from ..worlds.sampling import WorldSampler
 from . import bid_calibration
@@ -237,7 +237,7 @@ double-dummy threshold solves (PIMC)."""
 
 
 def _score(decl: Declaration, declarer: int, twelve: Mask, row: np.ndarray) -> tuple[int, bool, int, bool]:
-    result = evaluate(declarer, decl, 0, twelve, int(row[0]), int(row[2]), int(row[3]))
+    result = score_game(declarer, decl, 0, twelve, int(row[0]), int(row[2]), int(row[3]))
     return result.game_value, result.won, int(row[0]), bool(result.won and result.schneider)
 
 
@@ -412,7 +412,7 @@ class SearchBidder:
     def bid_limit(self, view: GameState, worlds: int, stop=None) -> int:
         """The highest bid whose best candidate still beats passing (0: pass); anchored, at
         most the heuristic's limit."""
-        limit = self._limit_of(self.evaluate_hand(view, worlds, stop), self.risk)
+        limit = self._limit_of(self.value_hand(view, worlds, stop), self.risk)
         if self.anchored:
             seat = view.perspective if view.perspective is not None else view.to_move
             limit = min(limit, hand_eval.bid_limit(view.hands[seat], seat))
@@ -440,7 +440,7 @@ class SearchBidder:
             limit = capped(self._limit_of(evaluation, self.risk))
             self._snapshot(self._stamped(self._bidding_analysis(view, evaluation, stake, limit), False))
 
-        evaluation = self.evaluate_hand(view, worlds, stop, progress if self._report else None)
+        evaluation = self.value_hand(view, worlds, stop, progress if self._report else None)
         searched = self._limit_of(evaluation, self.risk)
         most = capped(searched)
         analysis = self._bidding_analysis(view, evaluation, stake, most)
@@ -457,7 +457,7 @@ class SearchBidder:
             hand = self._anchored_hand_game(view, evaluation) if self.anchored else evaluation.expected(view.bid)[1]
             self._snapshot(self._stamped(self._bidding_analysis(view, evaluation, view.bid, None, hand), False))
 
-        evaluation = self.evaluate_hand(view, worlds, stop, progress if self._report else None)
+        evaluation = self.value_hand(view, worlds, stop, progress if self._report else None)
         if self.anchored:
             hand_decl = self._anchored_hand_game(view, evaluation)
         else:
@@ -487,7 +487,7 @@ class SearchBidder:
 
     # ------------------------------------------------------------ before the skat
 
-    def evaluate_hand(self, view: GameState, worlds: int, stop=None,
+    def value_hand(self, view: GameState, worlds: int, stop=None,
                       progress: Callable[[HandEvaluation], None] | None = None) -> HandEvaluation:
         """The hand's candidates over ``worlds`` sampled worlds (cached for the game);
         ``progress`` gets the evaluation so far after each batch."""
@@ -497,10 +497,10 @@ class SearchBidder:
         hand = view.hands[seat]
         key = (hand, seat)
         if key not in self._cache:
-            self._cache[key] = self._evaluate(view, seat, hand, worlds, stop, progress)
+            self._cache[key] = self._value_hand(view, seat, hand, worlds, stop, progress)
         return self._cache[key]
 
-    def _evaluate(self, view: GameState, seat: int, hand: Mask, worlds: int, stop,
+    def _value_hand(self, view: GameState, seat: int, hand: Mask, worlds: int, stop,
                   progress: Callable[[HandEvaluation], None] | None = None) -> HandEvaluation:
         sampler = WorldSampler(view, self.informed)
         seed = self.rng.getrandbits(62)

@@ -29,6 +29,7 @@ from ..rules import GameType, void_classes
 from ..scoring import Declaration
 from ..policy import hand_eval
 from ..policy import heuristic_core as core
+from ..policy.playout_core import ramsch_playout_cards_batch
 
 PUSH_AT_MOST = 1
 """Aces and tens (jacks aside) a hand may hold and still push the Ramsch skat on unseen."""
@@ -106,7 +107,7 @@ def ramsch_outcomes(view: GameState, worlds, cards: Mask, repeats: int, seed: in
     for i, card in enumerate(view.trick):
         trick[i] = card
     voids = np.array(void_classes(GameType.GRAND, view.tricks, view.trick, view.leader), np.int64)
-    out = core.ramsch_playout_cards_batch(
+    out = ramsch_playout_cards_batch(
         hands, skats, known, trick, len(view.trick), view.leader, np.array(view.points, np.int64),
         np.array(view.trick_counts, np.int64), view.played, voids, cards, repeats, seed)
     out = out.reshape(out.shape[0], -1, 6)

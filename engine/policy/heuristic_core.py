@@ -1,4 +1,5 @@
-"""Numba core of the heuristic card play: the policy and whole-game playouts.
+"""Numba core of the heuristic card play: the policy (whole-game playouts with it are
+``engine.policy.playout_core``).
 
 The policy decides a card for one seat from what that seat may know: its own
 hand, the cards played (the current trick included), who declared, which
@@ -28,7 +29,7 @@ from numba import njit
 
 from engine.card_layout import (
     ABOVE, BELOW, CARD_CLASS, CLASS_MASKS, LEVEL_MASK, LEVEL_OF, NULL_GAME, POINTS, RAMSCH_GAME, TO_INTERNAL,
-    TO_STANDARD, beats, high_index, legal_internal, low_index, mask_points, popcount, to_internal_mask,
+    TO_STANDARD, beats, high_index, legal_internal, low_index, popcount, to_internal_mask,
 )
 from engine.rules import TRUMP_CLASS
 
@@ -43,7 +44,7 @@ JACK_LEVEL = LEVEL_OF[2]  # the only cards worth 2
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _random_below(rng, n):
+def random_below(rng, n):
     """A random int in [0, n) from the xorshift64 state rng[0]."""
     x = rng[0]
     x ^= x << np.uint64(13)
@@ -75,25 +76,25 @@ def _keep_lowest(best, best_key, ties, c, key, rng):
         return c, key, 1
     if key == best_key:
         ties += 1
-        if _random_below(rng, ties) == 0:
+        if random_below(rng, ties) == 0:
             best = c
     return best, best_key, ties
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _trick_so_far(g, trick, n):
-    """(led class, position of the card winning so far, its card, the trick's points) of a
+    """(led class, place of the card winning so far, its card, the trick's points) of a
     trick with n >= 1 cards."""
-    winner_pos = _winner_position(g, trick, n)
+    winner_place = winning_place(g, trick, n)
     trick_points = 0
     for i in range(n):
         trick_points += POINTS[g, trick[i]]
-    return CARD_CLASS[g, trick[0]], winner_pos, trick[winner_pos], trick_points
+    return CARD_CLASS[g, trick[0]], winner_place, trick[winner_place], trick_points
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _winner_position(g, trick, n):
-    """Position in the trick of the card winning it so far (n cards played)."""
+def winning_place(g, trick, n):
+    """The place in the trick (0..n-1) of the card winning it so far (n cards played)."""
     best = 0
     for i in range(1, n):
         if beats(g, trick[i], trick[best]):
@@ -345,8 +346,8 @@ def _defender_lead(g, decl, seat, hand, unknown, voids, rng):
 
 @njit(cache=True, nogil=True)
 def _defender_follow(g, decl, seat, hand, legal, trick, n, leader, unknown, voids, rng):
-    led_cls, winner_pos, best_card, trick_points = _trick_so_far(g, trick, n)
-    winner_seat = (leader + winner_pos) % 3
+    led_cls, winner_place, best_card, trick_points = _trick_so_far(g, trick, n)
+    winner_seat = (leader + winner_place) % 3
     winners = _winners(g, legal, best_card)
     following = (legal & CLASS_MASKS[g, led_cls]) != 0
     trumps = CLASS_MASKS[g, TRUMP]
@@ -484,8 +485,8 @@ def _null_defender(g, decl, seat, hand, legal, trick, n, leader, unknown, voids,
                 key += 100
             best, best_key, ties = _keep_lowest(best, best_key, ties, low, key, rng)
         return best
-    led_cls, winner_pos, best_card, _ = _trick_so_far(g, trick, n)
-    winner_seat = (leader + winner_pos) % 3
+    led_cls, winner_place, best_card, _ = _trick_so_far(g, trick, n)
+    winner_seat = (leader + winner_place) % 3
     following = (legal & CLASS_MASKS[g, led_cls]) != 0
     declarer_played = (leader == decl) or (n == 2)
     if not following:
@@ -622,7 +623,7 @@ def choose_ramsch(g, seat, hand, legal, trick, n, played, unknown, sweeper, rng)
                     masters |= 1 << c
             return high_index(masters if masters else hand)  # the jacks first, then the aces
         return _ramsch_lead(g, hand, unknown, rng)
-    best_card = trick[_winner_position(g, trick, n)]
+    best_card = trick[winning_place(g, trick, n)]
     winners = _winners(g, legal, best_card)
     stop_sweep = 0 <= sweeper < 3 and sweeper != seat and popcount(played) - n >= 3 * STOP_SWEEP_TRICKS
     if winners and (going_for_it or stop_sweep):
@@ -669,7 +670,7 @@ def choose_internal(g, decl, seat, hand, trick, n, leader, played, voids, skat_k
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _internal_trick(g, trick_std, n):
+def internal_trick(g, trick_std, n):
     """int64[3] with the n standard cards of ``trick_std`` in the internal layout."""
     trick = np.empty(3, np.int64)
     for i in range(n):
@@ -681,314 +682,9 @@ def _internal_trick(g, trick_std, n):
 def choose_card_std(g, decl, seat, hand, trick_std, n, leader, played, voids, skat_known, decl_open, rng):
     """``choose_internal`` on standard card masks and cards: the entry point
     for one decision of a real player (``trick_std`` holds n standard cards)."""
-    trick = _internal_trick(g, trick_std, n)
+    trick = internal_trick(g, trick_std, n)
     card = choose_internal(
         g, decl, seat, to_internal_mask(g, hand), trick, n, leader, to_internal_mask(g, played), voids,
         to_internal_mask(g, skat_known), to_internal_mask(g, decl_open), rng,
     )
     return TO_STANDARD[g, card]
-
-
-# ---------------------------------------------------------------- playouts
-
-
-@njit(cache=True, nogil=True)
-def _playout_internal(g, decl, hands, trick, n, leader, decl_points, def_points, decl_tricks, def_tricks,
-                      played, voids, skat_known, ouvert, rng, out, first):
-    """Play to the end from a position (internal layout), the seat to move playing
-    ``first`` (-1: the policy's card), then everyone the policy's cards; mutates hands,
-    trick, voids.  Writes declarer points, defender points, declarer tricks, defender
-    tricks to out[0..3].  Null games stop at the declarer's first trick."""
-    finished = False
-    while not finished:
-        if hands[0] == 0 and hands[1] == 0 and hands[2] == 0 and n == 0:
-            break
-        seat = (leader + n) % 3
-        hand = hands[seat]
-        known_skat = skat_known if seat == decl else 0
-        decl_open = hands[decl] if ouvert and seat != decl else 0
-        if first >= 0:
-            card = first
-            first = -1
-        else:
-            card = choose_internal(g, decl, seat, hand, trick, n, leader, played, voids, known_skat, decl_open, rng)
-        if n > 0:
-            led_cls = CARD_CLASS[g, trick[0]]
-            if CARD_CLASS[g, card] != led_cls:
-                voids[seat] |= 1 << led_cls
-        hands[seat] = hand & ~(1 << card)
-        played |= 1 << card
-        trick[n] = card
-        n += 1
-        if n == 3:
-            winner = (leader + _winner_position(g, trick, 3)) % 3
-            pts = POINTS[g, trick[0]] + POINTS[g, trick[1]] + POINTS[g, trick[2]]
-            if winner == decl:
-                decl_points += pts
-                decl_tricks += 1
-                if g == NULL:
-                    finished = True
-            else:
-                def_points += pts
-                def_tricks += 1
-            leader = winner
-            n = 0
-    out[0] = decl_points
-    out[1] = def_points
-    out[2] = decl_tricks
-    out[3] = def_tricks
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _skat_points(g, skat):
-    """The skat's points count for the declarer (in null games they do not
-    matter, but are kept as the engine keeps them)."""
-    return mask_points(g, skat)
-
-
-@njit(cache=True, nogil=True)
-def playout_std(g, decl, h0, h1, h2, skat, skat_known, trick_std, n, leader, decl_points, def_points,
-                decl_tricks, def_tricks, played, v0, v1, v2, ouvert, rng):
-    """One playout from a position given in standard masks.
-
-    ``skat``: the skat (or discard) in this world, whose points count for the
-    declarer; ``skat_known``: whether the declarer knows it (took it);
-    ``decl_points``/``def_points``: card points taken in tricks so far (the
-    skat not included).  Returns int64[4]: declarer points (skat included),
-    defender points, declarer tricks, defender tricks.
-    """
-    hands = np.empty(3, np.int64)
-    hands[0] = to_internal_mask(g, h0)
-    hands[1] = to_internal_mask(g, h1)
-    hands[2] = to_internal_mask(g, h2)
-    trick = _internal_trick(g, trick_std, n)
-    voids = np.empty(3, np.int64)
-    voids[0], voids[1], voids[2] = v0, v1, v2
-    out = np.zeros(4, np.int64)
-    skat_internal = to_internal_mask(g, skat)
-    _playout_internal(g, decl, hands, trick, n, leader, decl_points + _skat_points(g, skat_internal), def_points,
-                      decl_tricks, def_tricks, to_internal_mask(g, played), voids,
-                      skat_internal if skat_known else 0, ouvert, rng, out, -1)
-    return out
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _world_start(g, worlds, skats, w, skat_known, decl_points, start):
-    """World w's hands into ``start`` (internal layout); returns its skat as far as the
-    declarer knows it (else 0) and his points with the skat's."""
-    for s in range(3):
-        start[s] = to_internal_mask(g, worlds[w, s])
-    skat_internal = to_internal_mask(g, skats[w])
-    return (skat_internal if skat_known else 0), decl_points + _skat_points(g, skat_internal)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _restart(hands, start, world_voids, voids, trick, start_trick, n):
-    """Set a world's position back to its start for one more playout."""
-    for s in range(3):
-        hands[s] = start[s]
-        world_voids[s] = voids[s]
-    for i in range(n):
-        trick[i] = start_trick[i]
-
-
-@njit(cache=True, nogil=True)
-def playout_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader, decl_points, def_points, decl_tricks,
-                  def_tricks, played, voids, ouvert, repeats, seed):
-    """Playouts of many worlds from one public position, without returning to Python.
-
-    worlds: int64[W, 3] hands per world (standard masks); skats: int64[W], the
-    skat in each world; skat_known: whether the declarer knows it; voids:
-    int64[3].  Each world is played ``repeats`` times with different random
-    choices.  Returns int64[W, repeats, 4] as ``playout_std``.
-    """
-    n_worlds = worlds.shape[0]
-    results = np.zeros((n_worlds, repeats, 4), np.int64)
-    rng = seed_state(seed)
-    hands = np.empty(3, np.int64)
-    trick = np.empty(3, np.int64)
-    world_voids = np.empty(3, np.int64)
-    played_internal = to_internal_mask(g, played)
-    start_trick = _internal_trick(g, trick_std, n)
-    start = np.empty(3, np.int64)
-    for w in range(n_worlds):
-        known, start_points = _world_start(g, worlds, skats, w, skat_known, decl_points, start)
-        for r in range(repeats):
-            _restart(hands, start, world_voids, voids, trick, start_trick, n)
-            _playout_internal(g, decl, hands, trick, n, leader, start_points, def_points, decl_tricks, def_tricks,
-                              played_internal, world_voids, known, ouvert, rng, results[w, r], -1)
-    return results
-
-
-@njit(cache=True, nogil=True)
-def playout_cards_batch(g, decl, worlds, skats, skat_known, trick_std, n, leader, decl_points, def_points,
-                        decl_tricks, def_tricks, played, voids, ouvert, cards, repeats, seed):
-    """For each card of ``cards`` (standard mask, played first by the seat to
-    move) and each world: play it, then finish the game with the policy.
-
-    Arguments as ``playout_batch``.  Returns int64[C, W, repeats, 4] with the
-    cards in index order.  A card the seat to move does not hold in a world,
-    or may not play, is skipped there and its rows stay -1.
-    """
-    n_cards = popcount(cards)
-    n_worlds = worlds.shape[0]
-    results = np.full((n_cards, n_worlds, repeats, 4), -1, np.int64)
-    rng = seed_state(seed)
-    hands = np.empty(3, np.int64)
-    trick = np.empty(3, np.int64)
-    world_voids = np.empty(3, np.int64)
-    played_internal = to_internal_mask(g, played)
-    mover = (leader + n) % 3
-    start_trick = _internal_trick(g, trick_std, n)
-    led = start_trick[0] if n > 0 else -1
-    start = np.empty(3, np.int64)
-    for w in range(n_worlds):
-        known, start_points = _world_start(g, worlds, skats, w, skat_known, decl_points, start)
-        legal = legal_internal(g, start[mover], led)
-        remaining = cards
-        k = 0
-        while remaining:
-            card_std = low_index(remaining)
-            remaining &= remaining - 1
-            card = TO_INTERNAL[g, card_std]
-            if (legal >> card) & 1:
-                for r in range(repeats):
-                    _restart(hands, start, world_voids, voids, trick, start_trick, n)
-                    _playout_internal(g, decl, hands, trick, n, leader, start_points, def_points, decl_tricks,
-                                      def_tricks, played_internal, world_voids, known, ouvert, rng, results[k, w, r],
-                                      card)
-            k += 1
-    return results
-
-
-
-# ---------------------------------------------------------------- Ramsch playouts
-
-
-@njit(cache=True, nogil=True)
-def _ramsch_playout_internal(g, hands, trick, n, leader, points, tricks, skat_points, played, voids, known, rng,
-                             out, first):
-    """Play a Ramsch game to the end (internal layout), the seat to move playing ``first``
-    (-1: the policy's card), then everyone the policy's cards; mutates hands, trick,
-    voids.  ``points`` / ``tricks``: int64[3] taken so far; ``known``: int64[3], the skat
-    cards each seat knows.  Writes each seat's card points (the skat's ``skat_points``
-    with the last trick) to out[0..2] and its tricks to out[3..5]."""
-    p0, p1, p2 = points[0], points[1], points[2]
-    k0, k1, k2 = tricks[0], tricks[1], tricks[2]
-    while True:
-        if hands[0] == 0 and hands[1] == 0 and hands[2] == 0 and n == 0:
-            break
-        seat = (leader + n) % 3
-        hand = hands[seat]
-        if first >= 0:
-            card = first
-            first = -1
-        else:
-            card = choose_internal(g, ramsch_sweeper(k0, k1, k2), seat, hand, trick, n, leader, played, voids,
-                                   known[seat], 0, rng)
-        if n > 0:
-            led_cls = CARD_CLASS[g, trick[0]]
-            if CARD_CLASS[g, card] != led_cls:
-                voids[seat] |= 1 << led_cls
-        hands[seat] = hand & ~(1 << card)
-        played |= 1 << card
-        trick[n] = card
-        n += 1
-        if n == 3:
-            winner = (leader + _winner_position(g, trick, 3)) % 3
-            pts = POINTS[g, trick[0]] + POINTS[g, trick[1]] + POINTS[g, trick[2]]
-            if hands[0] == 0 and hands[1] == 0 and hands[2] == 0:
-                pts += skat_points
-            if winner == 0:
-                p0 += pts
-                k0 += 1
-            elif winner == 1:
-                p1 += pts
-                k1 += 1
-            else:
-                p2 += pts
-                k2 += 1
-            leader = winner
-            n = 0
-    out[0], out[1], out[2] = p0, p1, p2
-    out[3], out[4], out[5] = k0, k1, k2
-
-
-@njit(cache=True, nogil=True)
-def ramsch_playout_cards_batch(worlds, skats, known_std, trick_std, n, leader, points, tricks, played, voids,
-                               cards, repeats, seed):
-    """Ramsch: for each card of ``cards`` (standard mask, played first by the seat to move)
-    and each world, play it, then finish the game with the policy.
-
-    worlds: int64[W, 3] hands (standard masks); skats: int64[W], the skat in each world
-    (its points go with the last trick); known_std: int64[3], the skat cards each seat
-    knows; points / tricks: int64[3] taken so far; voids: int64[3].  Returns
-    int64[C, W, repeats, 6] (each seat's points, then tricks), the cards in index order;
-    a card the seat to move may not play in a world leaves its rows -1.
-    """
-    g = RAMSCH
-    n_cards = popcount(cards)
-    n_worlds = worlds.shape[0]
-    results = np.full((n_cards, n_worlds, repeats, 6), -1, np.int64)
-    rng = seed_state(seed)
-    hands = np.empty(3, np.int64)
-    trick = np.empty(3, np.int64)
-    world_voids = np.empty(3, np.int64)
-    known = np.empty(3, np.int64)
-    for s in range(3):
-        known[s] = to_internal_mask(g, known_std[s])
-    played_internal = to_internal_mask(g, played)
-    mover = (leader + n) % 3
-    start_trick = _internal_trick(g, trick_std, n)
-    led = start_trick[0] if n > 0 else -1
-    start = np.empty(3, np.int64)
-    for w in range(n_worlds):
-        for s in range(3):
-            start[s] = to_internal_mask(g, worlds[w, s])
-        skat_points = mask_points(g, to_internal_mask(g, skats[w]))
-        legal = legal_internal(g, start[mover], led)
-        remaining = cards
-        k = 0
-        while remaining:
-            card_std = low_index(remaining)
-            remaining &= remaining - 1
-            card = TO_INTERNAL[g, card_std]
-            if (legal >> card) & 1:
-                for r in range(repeats):
-                    _restart(hands, start, world_voids, voids, trick, start_trick, n)
-                    _ramsch_playout_internal(g, hands, trick, n, leader, points, tricks, skat_points,
-                                             played_internal, world_voids, known, rng, results[k, w, r], card)
-            k += 1
-    return results
-
-
-@njit(cache=True, nogil=True)
-def random_deal_playouts(games, count, seed):
-    """Benchmark kernel: ``count`` full-game playouts from the first trick on
-    random deals, game types drawn from ``games``; declarer forehand..rearhand
-    in turn, the skat known to the declarer.  Returns the sum of declarer
-    points (so the work cannot be optimised away)."""
-    rng = seed_state(seed)
-    deck = np.arange(32)
-    hands = np.empty(3, np.int64)
-    trick = np.empty(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    out = np.zeros(4, np.int64)
-    total = 0
-    for i in range(count):
-        for j in range(31, 0, -1):
-            k = _random_below(rng, j + 1)
-            deck[j], deck[k] = deck[k], deck[j]
-        g = games[i % games.shape[0]]
-        for s in range(3):
-            m = 0
-            for j in range(10):
-                m |= 1 << TO_INTERNAL[g, deck[s * 10 + j]]
-            hands[s] = m
-        skat = (1 << TO_INTERNAL[g, deck[30]]) | (1 << TO_INTERNAL[g, deck[31]])
-        voids[0] = voids[1] = voids[2] = 0
-        decl = i % 3
-        skat_points = POINTS[g, low_index(skat)] + POINTS[g, high_index(skat)]
-        _playout_internal(g, decl, hands, trick, 0, 0, skat_points, 0, 0, 0, 0, voids, skat, False, rng, out, -1)
-        total += out[0]
-    return total

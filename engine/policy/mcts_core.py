@@ -13,7 +13,7 @@ sampled world (a determinization) and
    was legal (every legal child's availability grows by one per visit of its
    parent);
 2. plays the game out from the new node: with the heuristic policy
-   (``heuristic_core``'s play-out kernels, each seat deciding from its own hand)
+   (``playout_core``'s play-out loop, each seat deciding from its own hand)
    or with uniformly random legal cards;
 3. backs the outcome up every node of the walk, as a value for each seat
    (``value[node, seat]``): in a normal game each seat gets its side's value
@@ -39,7 +39,8 @@ from engine.card_layout import (
     CARD_CLASS, NULL_GAME, POINTS, RAMSCH_GAME, TO_INTERNAL, TO_STANDARD, legal_internal, low_index, mask_points,
     popcount, to_internal_mask, winner_offset,
 )
-from engine.policy.heuristic_core import _playout_internal, _ramsch_playout_internal, seed_state
+from engine.policy.heuristic_core import seed_state
+from engine.policy.playout_core import _play_out
 
 NO_NODE = -1
 MAX_PLY = 32
@@ -158,7 +159,7 @@ def mcts_batch(g, decl, skat_known, ouvert, trick_std, n, leader, points, tricks
     path = np.empty(MAX_PLY + 1, np.int64)
     reward = np.zeros(3)
     ramsch = g == RAMSCH_GAME
-    ply_out = np.zeros(6, np.int64)
+    decl_known = np.zeros(3, np.int64)
     deepest = 0
     for w in range(worlds.shape[0]):
         for seat in range(3):
@@ -238,27 +239,14 @@ def mcts_batch(g, decl, skat_known, ouvert, trick_std, n, leader, points, tricks
             if playout == PLAYOUT_RANDOM:
                 _random_playout(g, decl, s, skat_points, rng)
             elif ramsch:
-                _ramsch_playout_internal(g, s[HANDS:HANDS + 3], s[TRICK:TRICK + 3], s[N], s[LEADER],
-                                         s[POINTS_AT:POINTS_AT + 3], s[TRICKS_AT:TRICKS_AT + 3], skat_points,
-                                         s[PLAYED], s[VOIDS:VOIDS + 3], known, rng, ply_out, -1)
-                for seat in range(3):
-                    s[POINTS_AT + seat] = ply_out[seat]
-                    s[TRICKS_AT + seat] = ply_out[3 + seat]
+                # the skat goes with the last trick
+                _play_out(g, decl, s[HANDS:HANDS + 3], s[TRICK:TRICK + 3], s[N], s[LEADER],
+                          s[POINTS_AT:TRICKS_AT + 3], skat_points, s[PLAYED], s[VOIDS:VOIDS + 3], known, 0, rng, -1)
             else:
-                decl_points = s[POINTS_AT + decl]
-                decl_tricks = s[TRICKS_AT + decl]
-                _playout_internal(g, decl, s[HANDS:HANDS + 3], s[TRICK:TRICK + 3], s[N], s[LEADER], decl_points,
-                                  s[POINTS_AT] + s[POINTS_AT + 1] + s[POINTS_AT + 2] - decl_points, decl_tricks,
-                                  s[TRICKS_AT] + s[TRICKS_AT + 1] + s[TRICKS_AT + 2] - decl_tricks, s[PLAYED],
-                                  s[VOIDS:VOIDS + 3], skat_internal if skat_known else 0, ouvert, rng, ply_out, -1)
-                # the play-out's totals back into the seats' columns (the defenders' as one)
-                for seat in range(3):
-                    s[POINTS_AT + seat] = 0
-                    s[TRICKS_AT + seat] = 0
-                s[POINTS_AT + decl] = ply_out[0]
-                s[TRICKS_AT + decl] = ply_out[2]
-                s[POINTS_AT + (decl + 1) % 3] = ply_out[1]
-                s[TRICKS_AT + (decl + 1) % 3] = ply_out[3]
+                # the skat counts for the declarer in the outcome below, and only he may know it
+                decl_known[decl] = skat_internal if skat_known else 0
+                _play_out(g, decl, s[HANDS:HANDS + 3], s[TRICK:TRICK + 3], s[N], s[LEADER],
+                          s[POINTS_AT:TRICKS_AT + 3], 0, s[PLAYED], s[VOIDS:VOIDS + 3], decl_known, ouvert, rng, -1)
         # 3. the outcome, per seat, and the searching seat's figures
         if ramsch:
             most = max(s[POINTS_AT], max(s[POINTS_AT + 1], s[POINTS_AT + 2]))

@@ -27,7 +27,7 @@ import numpy as np
 from ..cards import Mask, mask_of
 from ..game import GameState, Phase
 from ..rules import GameType, void_classes
-from . import heuristic_core as core
+from . import heuristic_core, playout_core as core
 
 
 class PlayoutResult(NamedTuple):
@@ -125,7 +125,7 @@ def playout(
     if defender_tricks is None:
         completed = (played_mask.bit_count() - len(trick_cards)) // 3
         defender_tricks = completed - declarer_tricks
-    rng = core.seed_state(_seed(seed))
+    rng = heuristic_core.seed_state(_seed(seed))
     out = core.playout_std(
         int(game), declarer, hands[0], hands[1], hands[2], skat, skat_known, _trick_array(trick_cards),
         len(trick_cards), leader, declarer_points, defender_points, declarer_tricks, defender_tricks,

@@ -31,6 +31,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from ..game import Deal, GameState, Phase
 from ..players.heuristic import HeuristicPlayer
+from ..series import play_game
 from ..worlds.inference import SAMPLERS, beliefs, pool_size
 from ..worlds.sampling import SKAT_PLACE
 
@@ -73,19 +74,21 @@ def game_losses(seed: int, pool: int, tricks: tuple[int, ...] = ALL_TRICKS) -> d
     at the card decisions of ``tricks``."""
     totals: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0])
     rng = random.Random(seed)
-    state = GameState.new(Deal.shuffled(rng.getrandbits(62)))
+    deal = Deal.shuffled(rng.getrandbits(62))
     players = [HeuristicPlayer(rng.getrandbits(62)) for _ in range(3)]
     decision = 0
-    while not state.is_over:
-        seat = state.to_move
+
+    def past_the_tricks(state: GameState) -> bool:
+        return state.phase == Phase.PLAY and len(state.tricks) + 1 > max(tricks)
+
+    def add_losses(state: GameState) -> None:
+        nonlocal decision
         if state.phase == Phase.PLAY:
-            trick = len(state.tricks) + 1
-            if trick > max(tricks):
-                break
             decision += 1
-            if trick in tricks:
+            if len(state.tricks) + 1 in tricks:
                 _add_losses(totals, state, seed * 1000 + decision, pool)
-        state.push(players[seat].choose(state.view(seat)).move)
+
+    play_game(deal, players, until=past_the_tricks, before=add_losses)
     return dict(totals)
 
 

@@ -28,6 +28,7 @@ from ..game import Declare, Deal, GameState, Phase
 from ..players.bid_calibration import FAMILIES, family_of, fit_logistic
 from ..players.bidding import VALUATIONS, SearchBidder
 from ..players.registry import make_player, parse_spec
+from ..series import play_game
 
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.95, 1.0001)
 
@@ -39,21 +40,19 @@ def record_games(games: int, seed: int, player: str, worlds: int, progress=None,
     for number in range(first, games):
         deal = Deal.shuffled(seed * 1_000_003 + number)
         players = [make_player(parse_spec(player), seed * 1000 + number * 3 + s) for s in range(3)]
-        state = GameState.new(deal)
-        for s, p in enumerate(players):
-            p.new_game(s)
         predicted = None
-        while not state.is_over:
-            seat = state.to_move
-            view = state.view(seat)
-            move = players[seat].choose(view).move
+
+        def value_declaration(view: GameState, decision) -> None:
+            nonlocal predicted
+            move = decision.move
             if isinstance(move, Declare) and view.phase in (Phase.SKAT, Phase.DECLARE):
                 predicted = {}
                 for valuation in VALUATIONS:
                     bidder = SearchBidder(worlds, seed * 7919 + number, valuation=valuation)
                     outcome = bidder.value_declaration(view, move.declaration)
                     predicted[valuation] = float(outcome.won.mean())
-            state.push(move)
+
+        state = play_game(deal, players, decided=value_declaration)
         if predicted is not None and state.phase == Phase.FINISHED:
             result = state.result()
             records.append({"game": number, "family": family_of(result.declaration.game),

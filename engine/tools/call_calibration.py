@@ -24,6 +24,7 @@ from ..players.calls import heuristic_call, offered_call
 from ..players.heuristic import HeuristicPlayer
 from ..players.registry import make_player, validate_spec
 from ..rules import GameType
+from ..series import play_game
 
 SHARE = re.compile(r"the defenders win (\d+)% of (\d+) worlds")
 COUNT = re.compile(r"= (\d+) \(needs \d+\)")
@@ -49,22 +50,19 @@ def defences(spec: str, deals: int, seed: int, progress=None,
         for tested in range(3):
             players = [make_player(others, seed * 7_919 + number * 3 + s) for s in range(3)]
             players[tested] = make_player(spec, seed * 7_919 + number * 3 + tested)
-            state = GameState.new(deal, rules=rules)
-            for seat, player in enumerate(players):
-                player.new_game(seat)
             share = None
-            while not state.is_over:
-                seat = state.to_move
-                view = state.view(seat)
-                asked = seat == tested and share is None and isinstance(offered_call(view), Kontra)
-                decision = players[seat].choose(view)
-                if asked:
+
+            def read_figure(view: GameState, decision) -> None:
+                nonlocal share
+                seat = view.to_move
+                if seat == tested and share is None and isinstance(offered_call(view), Kontra):
                     # the heuristic notes its count only when it calls: ask its rule for the rest
                     note = decision.analysis.note if decision.analysis is not None else ""
                     share = _figure(note or "")
                     if share is None and isinstance(players[seat], HeuristicPlayer):
                         share = _figure(heuristic_call(view, Kontra())[1])
-                state.push(decision.move)
+
+            state = play_game(deal, players, rules=rules, decided=read_figure)
             result = state.result()
             if share is not None and result is not None and getattr(result, "declarer", None) is not None:
                 game = state.declaration.game

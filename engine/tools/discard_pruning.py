@@ -22,6 +22,7 @@ from ..game import Deal, GameState, Phase
 from ..policy import hand_eval
 from ..players.bidding import SearchBidder, _outcomes, _score, _with_hand
 from ..players.registry import make_player, parse_spec
+from ..series import play_game
 from ..worlds.sampling import WorldSampler
 
 KS = (1, 2, 4, 8, 12, 20, 66)
@@ -31,12 +32,9 @@ def discard_positions(deals: int, seed: int) -> list[GameState]:
     """The declarer's view after taking the skat, from heuristic bidding on seeded deals."""
     views = []
     for number in range(deals):
-        state = GameState.new(Deal.shuffled(seed * 1_000_003 + number))
         players = [make_player(parse_spec("heuristic"), number * 3 + s) for s in range(3)]
-        for s, p in enumerate(players):
-            p.new_game(s)
-        while not state.is_over and state.phase != Phase.DISCARD:
-            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+        state = play_game(Deal.shuffled(seed * 1_000_003 + number), players,
+                          until=lambda state: state.phase == Phase.DISCARD)
         if state.phase == Phase.DISCARD:
             views.append(state.view(state.declarer))
     return views

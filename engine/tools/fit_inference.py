@@ -33,6 +33,7 @@ import numpy as np
 
 from ..game import Deal, GameState, Phase
 from ..players.heuristic import HeuristicPlayer
+from ..series import play_game
 from ..worlds.inference import (FITTED_MODEL, Evidence, PolicyModel, _choice_log_likelihood, _sigmoid, card_log_terms,
                                 discard_log_likelihood)
 from ..worlds.inference_core import mixture_log_likelihood
@@ -153,13 +154,15 @@ def self_play(games: int, seed: int) -> tuple[Observations, Observations]:
     """(bidding evidence at the first card, card evidence at the last trick) of heuristic self-play."""
     bidding, cards = Observations(), Observations()
     rng = random.Random(seed)
+
+    def observe_first_and_last_trick(state: GameState) -> None:
+        if state.phase == Phase.PLAY and not state.trick and len(state.tricks) in (0, 9):
+            observe(state, bidding if not state.tricks else cards, cards=bool(state.tricks))
+
     for number in range(games):
-        state = GameState.new(Deal.shuffled(rng.getrandbits(62)))
+        deal = Deal.shuffled(rng.getrandbits(62))
         players = [HeuristicPlayer(rng.getrandbits(62)) for _ in range(3)]
-        while not state.is_over:
-            if state.phase == Phase.PLAY and not state.trick and len(state.tricks) in (0, 9):
-                observe(state, bidding if not state.tricks else cards, cards=bool(state.tricks))
-            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+        play_game(deal, players, before=observe_first_and_last_trick)
     return bidding, cards
 
 

@@ -15,7 +15,7 @@ import time
 from ..evaluation import Evaluation
 from ..game import Deal, GameState, Phase
 from ..limits import Limit
-from ..policy import heuristic_core
+from ..policy import playout_core
 from ..policy.playout import BENCH_GAMES
 from .bench import EXTRA_ROWS, BenchRow, best_of_alternating_rounds
 
@@ -25,7 +25,7 @@ _BENCH_CHUNK = 2000
 def _run_playouts(deadline: float, seed: int, counts: list[int], slot: int) -> None:
     done = 0
     while time.perf_counter() < deadline:
-        heuristic_core.random_deal_playouts(BENCH_GAMES, _BENCH_CHUNK, seed + done)
+        playout_core.random_deal_playouts(BENCH_GAMES, _BENCH_CHUNK, seed + done)
         done += _BENCH_CHUNK
     counts[slot] = done
 
@@ -46,7 +46,7 @@ def _playouts_per_second(seconds: float, threads: int) -> float:
 def bench_playouts(seconds: float = 2.0) -> dict:
     """Full-game heuristic playouts per second from the first trick on random
     suit, grand and null deals, with one thread and with two threads."""
-    heuristic_core.random_deal_playouts(BENCH_GAMES, 10, 0)  # compile or load from cache first
+    playout_core.random_deal_playouts(BENCH_GAMES, 10, 0)  # compile or load from cache first
     one = _playouts_per_second(seconds / 2, 1)
     two = _playouts_per_second(seconds / 2, 2)
     return {
@@ -79,15 +79,13 @@ def _heuristic_positions(count: int, seed: int, reached, wanted) -> list[GameSta
     """Fresh deals (seeds ``seed``, ``seed`` + 1, ...) played by heuristic players until
     ``reached(state)`` holds or the game ends; the first ``count`` states ``wanted`` keeps."""
     from ..players.heuristic import HeuristicPlayer
+    from ..series import play_game
 
     positions = []
     index = 0
     while len(positions) < count:
-        state = GameState.new(Deal.shuffled(seed + index))
+        state = play_game(Deal.shuffled(seed + index), [HeuristicPlayer(i) for i in range(3)], until=reached)
         index += 1
-        players = [HeuristicPlayer(i) for i in range(3)]
-        while not state.is_over and not reached(state):
-            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
         if wanted(state):
             positions.append(state)
     return positions
@@ -270,13 +268,12 @@ def review_rows(quick: bool) -> list[BenchRow]:
     from ..players.heuristic import HeuristicPlayer
     from ..record import GameRecord
     from ..review import review_record
+    from ..series import finish_game
 
     seconds = []
     cpu = []
     for index, state in enumerate(_first_trick_positions(1 if quick else 4, seed=7)):
-        players = [HeuristicPlayer(seat) for seat in range(3)]
-        while not state.is_over:
-            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
+        finish_game(state, [HeuristicPlayer(seat) for seat in range(3)])
         record = GameRecord.from_state(state, f"bench-{index}")
         start, start_cpu = time.perf_counter(), time.process_time()
         review = review_record(record, "pimc", Limit(simulations=100), seed=1, threads=2)

@@ -14,7 +14,7 @@ from rich.text import Text
 from engine.cards import GERMAN_SUIT_NAMES, Suit, cards_of
 from engine.game import GameState
 from engine.rules import GameType, sorted_cards
-from engine.scoring import Declaration, evaluate
+from engine.scoring import Declaration, score_game
 
 from ..widgets.cards import cards_text
 
@@ -34,7 +34,7 @@ def value_at_bid(decl: Declaration, declarer_cards: int, bid: int) -> tuple[str,
     """'with 2 · 3 × 12 = 36' and the value, for ``decl`` won at its least (61 points,
     or the announced schneider/schwarz): the engine's scoring of that outcome."""
     points, tricks = decl.least_win()
-    result = evaluate(0, decl, bid, declarer_cards, points, tricks, 10 - tricks)
+    result = score_game(0, decl, bid, declarer_cards, points, tricks, 10 - tricks)
     if decl.game == GameType.NULL:
         return f"value {result.game_value}", result.game_value
     mats = result.matadors

@@ -17,8 +17,7 @@ from engine.game import GameState
 from engine.scoring import RAMSCH_DURCHMARSCH_VALUE, GameEnd, GameResult, RamschResult
 from engine.series import GAMES_PER_ROUND, RoundGame, Series, bock_events
 
-from ..widgets.score_sheet import ScoreSheet, bock_position, score_legend
-from ..widgets.table import describe_declaration
+from ..widgets.score_sheet import ScoreSheet, bock_game_number, score_legend
 from ..words import objective, sentence, verb
 
 
@@ -125,7 +124,7 @@ def result_lines(result: GameResult | RamschResult | None, names: Sequence[str],
         return ramsch_lines(result, names)
     who = names[result.declarer]
     outcome = "won" if result.won else "lost"
-    lines = [f"{who} played {describe_declaration(result.declaration, german)} and {outcome}."]
+    lines = [f"{who} played {result.declaration.describe(german)} and {outcome}."]
     if result.end.early:
         lines.append(f"The game ended early: {result.end.replace('_', ' ')}.")
     lines.append(f"Bid {result.bid} · card points: declarer {result.declarer_points}, "
@@ -170,7 +169,7 @@ def series_lines(series: Series) -> list[str]:
             return f"{n:+d}" if n else "0"
         on_lists = ", ".join(f"{name} {signed(p)} ({signed(s)})" for name, p, s in zip(series.names, plain, sf)
                              if p or s)
-        lines.append(f"Bock game {bock_position(series, len(series.entries) - 1)}/{GAMES_PER_ROUND}: both lists "
+        lines.append(f"Bock game {bock_game_number(series, len(series.entries) - 1)}/{GAMES_PER_ROUND}: both lists "
                      f"count it double (the Seeger-Fabian fixed points once): {on_lists or 'nothing'}")
     events = bock_events(entry.result)
     if events:

@@ -14,9 +14,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engine.analysis import Analysis
-from engine.game import GameState
+from engine.game import GameState, describe
 from engine.players.base import Decision
 from engine.review import GameReview
+from engine.rules import SEAT_TITLES
 from engine.scoring import GameEnd, RamschResult
 
 from ..ai_runner import AIRunner
@@ -26,10 +27,9 @@ from engine.replay import ReplayNavigator
 from ..settings import Settings
 from ..widgets.debug_panel import DebugPanel
 from ..widgets.review_plot import ReviewPlot, contract_note, decision_note
-from ..widgets.table import TableView, describe_declaration
+from ..widgets.table import TableView
 from ..words import possessive, sentence
 from .dialogs import GamePickerScreen, HelpScreen, ending_lines
-from .table import describe_move
 
 VIEWS = (None, 0, 1, 2)
 """None: all hands open; a seat: only what that seat knew."""
@@ -51,7 +51,7 @@ def record_title(index: int, record: Any, german: bool = False) -> str:
         outcome = "Ramsch: " + ", ".join(f"{name(s)} {v:+d}" for s, v in enumerate(result.values) if v)
     else:
         who = f"{names[result.declarer]}: " if len(names) == 3 and names[result.declarer] else ""
-        outcome = (f"{who}{describe_declaration(result.declaration, german)} "
+        outcome = (f"{who}{result.declaration.describe(german)} "
                    f"{'won' if result.won else 'lost'} {result.value:+d}")
         if result.doublings:
             outcome += f" ({', '.join(result.doublings)})"
@@ -128,7 +128,7 @@ class ReplayScreen(Screen):
         players = tuple(getattr(self.navigator.record, "players", ()) or ())
         if len(players) == 3:
             return tuple(str(p) for p in players)  # type: ignore[return-value]
-        return ("Forehand", "Middlehand", "Rearhand")
+        return SEAT_TITLES
 
     def refresh_position(self) -> None:
         nav = self.navigator
@@ -153,7 +153,7 @@ class ReplayScreen(Screen):
         last = nav.last_move
         review = self.current_review
         if last is not None:
-            status += f" · {sentence(self.names[last[0]], describe_move(last[1], self.settings.german))}"
+            status += f" · {sentence(self.names[last[0]], describe(last[1], self.settings.german))}"
             reviewed = review.decision_at(nav.position - 1) if review is not None else None
             contract = review.contract_at(nav.position - 1) if review is not None else None
             call = review.call_at(nav.position - 1) if review is not None else None
@@ -213,8 +213,7 @@ class ReplayScreen(Screen):
         self.refresh_position()
 
     def action_last_trick(self) -> None:
-        table = self.query_one(TableView)
-        table.show_last_trick = not table.show_last_trick
+        self.query_one(TableView).toggle_last_trick()
         self.refresh_position()
 
     def action_pick_game(self) -> None:
@@ -356,9 +355,9 @@ class ReplayScreen(Screen):
                                                  place_names=tuple(self.names))
 
     def show_decision(self, seat: int, decision: Decision) -> None:
-        text = f"The AI would choose: {describe_move(decision.move, self.settings.german)}"
+        text = f"The AI would choose: {describe(decision.move, self.settings.german)}"
         if decision.plan is not None:
-            text += f" for {describe_declaration(decision.plan, self.settings.german)}"
+            text += f" for {decision.plan.describe(self.settings.german)}"
         if decision.analysis is None:
             self.query_one(DebugPanel).show_note(f"{text} (no analysis reported)")
         self.notify(text)

@@ -23,11 +23,11 @@ from textual.widgets import Button, Footer, Static
 from engine.analysis import Analysis
 from engine.cards import Card, CardSet
 from engine.game import (
-    Bid, Declare, Discard, GameState, Hold, IllegalMoveError, Kontra, Leave, Move, Pass, Phase, PickUp, Play, Push, Re,
-    Resign, ShowCards,
+    Bid, Declare, Discard, GameState, Hold, IllegalMoveError, Kontra, Move, Pass, Phase, PickUp, Play, Push, Re, describe,
 )
 from engine.limits import Limit
 from engine.players.base import Decision, Player
+from engine.rules import REARHAND, SEAT_NAMES
 from engine.scoring import Declaration
 from engine.series import GAMES_PER_ROUND
 from engine.tools import warmup
@@ -35,78 +35,26 @@ from engine.tools import warmup
 from ..ai_runner import AIRunner
 from ..analysis_table import CONTRACT_HIDDEN_LINE, HIDDEN_LINE, fair_analysis, fair_contract_line, is_contract
 from ..messages import CardClicked
-from ..persistence import HUMAN_POSITION, TABLE_NAMES, TableSession
+from ..persistence import TableSession
 from ..players import FALLBACK_ORDER, PlayerChoice, resolve_player
 from ..rules_text import rules_label, rules_tag
 from ..settings import Settings, save_settings_changes
 from ..widgets.cards import HandRow
 from ..widgets.debug_panel import DebugPanel
-from ..widgets.score_sheet import bock_position
-from ..widgets.table import TableView, describe_declaration
+from ..widgets.score_sheet import bock_game_number
+from ..widgets.table import TableView
+from ..words import HUMAN_PLACE, TABLE_NAMES
 from .declaration import DeclarationDialog
 from .dialogs import ConfirmScreen, HelpScreen, ResultScreen, ScoreSheetScreen, skat_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
-def describe_move(move: Move, german: bool = False) -> str:
-    if isinstance(move, Bid):
-        return f"bids {move.value}"
-    if isinstance(move, Hold):
-        return "holds"
-    if isinstance(move, Pass):
-        return "passes"
-    if isinstance(move, PickUp):
-        return "takes the skat"
-    if isinstance(move, Discard):
-        if move.cards is None:
-            return "discards two cards"
-        return f"puts away {CardSet(move.cards).unicode(german)}"
-    if isinstance(move, Declare):
-        return f"declares {describe_declaration(move.declaration, german)}"
-    if isinstance(move, Play):
-        return f"plays {Card(move.card).unicode(german)}"  # players may hand back a plain int
-    if isinstance(move, Resign):
-        return "resigns"
-    if isinstance(move, ShowCards):
-        return "shows their cards"
-    if isinstance(move, Leave):
-        return "ran out of time" if move.timeout else "left the table"
-    if isinstance(move, Push):
-        return "pushes the skat on unseen"
-    if isinstance(move, Kontra):
-        return "says Kontra"
-    if isinstance(move, Re):
-        return "says Re"
-    return str(move)
-
-
 def describe_advice(move: Move, plan: Declaration | None = None, german: bool = False) -> str:
     """A hint in the imperative: 'put away ♠10 ♥8 for Clubs', 'play ♥J', 'bid 20'."""
-    if isinstance(move, Discard) and move.cards is not None:
-        text = f"put away {CardSet(move.cards).unicode(german)}"
-    elif isinstance(move, Declare):
-        text = f"declare {describe_declaration(move.declaration, german)}"
-    elif isinstance(move, Play):
-        text = f"play {Card(move.card).unicode(german)}"
-    elif isinstance(move, Bid):
-        text = f"bid {move.value}"
-    elif isinstance(move, Hold):
-        text = "hold"
-    elif isinstance(move, Pass):
-        text = "pass"
-    elif isinstance(move, PickUp):
-        text = "take the skat"
-    elif isinstance(move, Push):
-        text = "push the skat on"
-    elif isinstance(move, Kontra):
-        text = "say Kontra"
-    elif isinstance(move, Re):
-        text = "say Re"
-    else:
-        text = describe_move(move, german)
+    text = describe(move, german, "imperative")
     if plan is not None:
-        text += f" for {describe_declaration(plan, german)}"
+        text += f" for {plan.describe(german)}"
     return text
 
 
@@ -174,14 +122,14 @@ class TableScreen(Screen):
         self.session = session
         self.settings = settings
         self.fixed_players = dict(players or {})
-        """Players by table position that override the settings (tests, measurements)."""
+        """Players by table place that override the settings (tests, measurements)."""
         self.players: dict[int, PlayerChoice] = {}
-        """The AI at each opponent's table position (1 West, 2 East)."""
+        """The AI at each opponent's table place (1 West, 2 East)."""
         self.state: GameState | None = None
         """The game on the table (stays after it ends, while the result shows)."""
         self.names: tuple[str, str, str] = TABLE_NAMES
         self.human_seat = 0
-        self.positions: tuple[int, int, int] = (0, 1, 2)
+        self.places: tuple[int, int, int] = (0, 1, 2)
         self.selected: int = 0
         """Cards chosen for the discard (mask)."""
         self.message = ""
@@ -224,32 +172,32 @@ class TableScreen(Screen):
 
     def seat_players(self) -> None:
         """(Re)create the opponents from the settings; fallbacks are announced."""
-        for position, opponent in zip((1, 2), self.settings.opponents):
-            if position in self.fixed_players:
-                player = self.fixed_players[position]
-                self.players[position] = PlayerChoice(player, player.name)
+        for place, opponent in zip((1, 2), self.settings.opponents):
+            if place in self.fixed_players:
+                player = self.fixed_players[place]
+                self.players[place] = PlayerChoice(player, player.name)
                 continue
-            choice = resolve_player(opponent.kind, seed=self.session.seed + position, **opponent.params())
-            self.players[position] = choice
+            choice = resolve_player(opponent.kind, seed=self.session.seed + place, **opponent.params())
+            self.players[place] = choice
             if choice.notice:
-                self.notify(f"{TABLE_NAMES[position]}: {choice.notice}", severity="warning", timeout=8)
+                self.notify(f"{TABLE_NAMES[place]}: {choice.notice}", severity="warning", timeout=8)
 
-    def player_label(self, position: int) -> str:
-        if position == HUMAN_POSITION:
+    def player_label(self, place: int) -> str:
+        if place == HUMAN_PLACE:
             return "human"
-        choice = self.players.get(position)
+        choice = self.players.get(place)
         if choice is None:
             return ""
-        opponent = self.settings.opponents[position - 1]
-        if position not in self.fixed_players and choice.kind == opponent.kind and choice.kind != "heuristic":
+        opponent = self.settings.opponents[place - 1]
+        if place not in self.fixed_players and choice.kind == opponent.kind and choice.kind != "heuristic":
             return opponent.describe()
         return choice.kind
 
-    def limit_for(self, position: int) -> Limit | None:
+    def limit_for(self, place: int) -> Limit | None:
         """The settings' budget; a player given to the table ready-made keeps its own."""
-        if position in self.fixed_players:
+        if place in self.fixed_players:
             return None
-        return self.settings.opponents[position - 1].limit()
+        return self.settings.opponents[place - 1].limit()
 
     # ------------------------------------------------------------ the game
 
@@ -258,7 +206,7 @@ class TableScreen(Screen):
         self.state = self.session.start_game()
         self.names = self.session.names_by_seat()
         self.human_seat = self.session.human_seat
-        self.positions = self.session.seats
+        self.places = self.session.seats
         self.selected = 0
         self._result_pending = False
         self.last_analysis = None
@@ -272,7 +220,7 @@ class TableScreen(Screen):
         self.advance()
 
     def _role(self) -> str:
-        return ("forehand", "middlehand", "rearhand (dealer)")[self.human_seat]
+        return SEAT_NAMES[self.human_seat] + (" (dealer)" if self.human_seat == REARHAND else "")
 
     @property
     def my_turn(self) -> bool:
@@ -312,9 +260,9 @@ class TableScreen(Screen):
         self.runner.cancel()  # a hint still thinking about the position before this move is of no use now
         if seat != self.human_seat:
             shown = self.state.visible_move(move, self.human_seat)  # an opponent's discard stays hidden
-            self.say(f"{self.names[seat]} {describe_move(shown, self.settings.german)}.")
+            self.say(f"{self.names[seat]} {describe(shown, self.settings.german)}.")
             if isinstance(move, (Kontra, Re)):  # doubles the game: worth more than a status line
-                self.notify(f"{self.names[seat]} {describe_move(move)}: the game value doubles.",
+                self.notify(f"{self.names[seat]} {describe(move)}: the game value doubles.",
                             title="Kontra" if isinstance(move, Kontra) else "Re", timeout=8)
         else:
             # replaces the prompt, which would go stale while an opponent thinks
@@ -360,9 +308,9 @@ class TableScreen(Screen):
 
     def think(self, seat: int) -> None:
         assert self.state is not None
-        position = self.positions[seat]
+        place = self.places[seat]
         self._simulations = 0
-        self.runner.run(seat, self.players[position].player, self.state.view(seat), self.limit_for(position),
+        self.runner.run(seat, self.players[place].player, self.state.view(seat), self.limit_for(place),
                         on_analysis=self.opponent_analysis, on_decision=self.opponent_decided,
                         on_failure=self.opponent_failed, min_seconds=self.settings.ai_delay)
 
@@ -401,10 +349,10 @@ class TableScreen(Screen):
     def opponent_decided(self, seat: int, decision: Decision) -> None:
         self.seat_panel(seat).set_thinking("")
         if decision.analysis is None:
-            player = self.players[self.positions[seat]].player
+            player = self.players[self.places[seat]].player
             self.query_one(DebugPanel).show_note(
                 f"{self.names[seat]} ({player.name}) reported no analysis for: "
-                f"{describe_move(self.state.visible_move(decision.move, self.human_seat), self.settings.german)}")
+                f"{describe(self.state.visible_move(decision.move, self.human_seat), self.settings.german)}")
         elif isinstance(decision.move, Play) and not self.settings.show_computer_cards:
             # the card goes on the table now: the fair view may name it with its figures
             self.show_analysis(seat, self.names[seat], decision.analysis, played=True)
@@ -422,14 +370,14 @@ class TableScreen(Screen):
     def replace_failed_player(self, seat: int, reason: str) -> None:
         """Seat the next player of the fallback order (heuristic, then random, which only picks
         among the engine's legal moves): a fallback that fails too would fail again forever."""
-        position = self.positions[seat]
-        failed = self.players[position].kind
+        place = self.places[seat]
+        failed = self.players[place].kind
         kind = FALLBACK_ORDER[min(FALLBACK_ORDER.index(failed) + 1, len(FALLBACK_ORDER) - 1)] \
             if failed in FALLBACK_ORDER else FALLBACK_ORDER[0]
-        self.notify(f"{TABLE_NAMES[position]}'s AI {reason}. The {kind} player takes over this seat.",
+        self.notify(f"{TABLE_NAMES[place]}'s AI {reason}. The {kind} player takes over this seat.",
                     title="AI error", severity="error", timeout=10)
-        fallback = resolve_player(kind, seed=self.session.seed + position)
-        self.players[position] = PlayerChoice(fallback.player, fallback.kind, fallback.notice)
+        fallback = resolve_player(kind, seed=self.session.seed + place)
+        self.players[place] = PlayerChoice(fallback.player, fallback.kind, fallback.notice)
         self.refresh_table()
         self.advance()
 
@@ -469,11 +417,11 @@ class TableScreen(Screen):
             legal = 0  # the cards the engine lets go back into the skat
             for move in view.legal_moves():
                 legal |= move.cards
-        players = tuple(self.player_label(self.positions[s]) for s in range(3))
+        players = tuple(self.player_label(self.places[s]) for s in range(3))
         game = f"Game {self.session.game_number if not self._result_pending else len(self.session.series.entries)}"
         rest = f"{rules_tag(self.session.rules)} · " if rules_tag(self.session.rules) else ""
         series = self.session.series
-        bock = bock_position(series, len(series.entries) - 1 if self._result_pending else len(series.entries))
+        bock = bock_game_number(series, len(series.entries) - 1 if self._result_pending else len(series.entries))
         if bock:
             rest += f"Bock {bock}/{GAMES_PER_ROUND} · "
         prefix = f"{game} · seed {self.session.seed} · {rest}"
@@ -718,8 +666,7 @@ class TableScreen(Screen):
             self.next_game()
 
     def action_last_trick(self) -> None:
-        table = self.query_one(TableView)
-        table.show_last_trick = not table.show_last_trick
+        self.query_one(TableView).toggle_last_trick()
         self.refresh_table()
 
     def action_score_sheet(self) -> None:

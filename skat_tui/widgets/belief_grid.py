@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from engine.cards import Card, Rank, Suit
+from engine.rules import SEAT_TITLES
 
 PLACE_COLOURS = ("#e5c07b", "#61afef", "#e06c75", "#98c379")
 """Seats 0-2 and the skat."""
@@ -37,7 +38,7 @@ class BeliefGrid(Static, can_focus=True):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.rows: dict[int, tuple[float, float, float, float]] = {}
-        self.place_names: tuple[str, str, str, str] = ("Forehand", "Middlehand", "Rearhand", "Skat")
+        self.place_names: tuple[str, str, str, str] = (*SEAT_TITLES, "Skat")
         self.numbers = False
         self.german = False
         self.readings: tuple[tuple[int, float], ...] = ()

@@ -64,7 +64,7 @@ def score_legend(series: Series, cards_shown: Collection[int] = ()) -> str:
     return " · ".join(marks)
 
 
-def bock_position(series: Series, index: int) -> int:
+def bock_game_number(series: Series, index: int) -> int:
     """Which game of its Bock round game ``index`` (0-based; ``len(entries)`` is the game
     in play) is, 1 to 3, or 0 when it is no Bock game.  Bock rounds follow each other
     without a gap, so the count runs on over the Bock games just before it."""

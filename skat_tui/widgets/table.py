@@ -17,19 +17,14 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.cards import Card, cards_of
-from engine.game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp, Play, Push, Trick
+from engine.game import Bid, Declare, Discard, GameState, Hold, Pass, Phase, PickUp, Play, Push, Trick, describe
 from engine.rules import SEAT_NAMES, sorted_cards
-from engine.scoring import Declaration
 
 from .cards import HandRow, backs_text, card_text, cards_text
 
 
 def points_and_tricks(points: int, tricks: int) -> str:
     return f"{points} point{'' if points == 1 else 's'}, {tricks} trick{'' if tricks == 1 else 's'}"
-
-
-def describe_declaration(decl: Declaration, german: bool = False) -> str:
-    return decl.describe(german)
 
 
 def last_trick_text(state: GameState, names: tuple[str, str, str], german: bool = False) -> Text:
@@ -50,17 +45,19 @@ def last_trick_text(state: GameState, names: tuple[str, str, str], german: bool 
 
 
 def ramsch_skat_lines(state: GameState, names: Sequence[str]) -> list[str]:
-    """The Ramsch skat round so far: 'You: pushed the skat on', 'West: took the skat, put two back'."""
-    said = {Push: "pushed the skat on", PickUp: "took the skat", Discard: "put two cards back",
-            Pass: "plays the Ramsch", Declare: "declared a Grand Hand"}
+    """The Ramsch skat round so far: 'You: pushed the skat on unseen', 'West: took the skat, put
+    two cards back' (which two, no seat is told)."""
     lines: list[str] = []
     for seat, move in state.moves[len(state.bid_history):]:
         if isinstance(move, Play):
             break
+        if not isinstance(move, (Push, PickUp, Discard, Pass, Declare)):
+            continue
+        said = describe(Discard(None) if isinstance(move, Discard) else move, mood="past", skat_round=True)
         if isinstance(move, Discard) and lines and lines[-1].startswith(f"{names[seat]}: "):
-            lines[-1] += ", put two back"
-        elif type(move) in said:
-            lines.append(f"{names[seat]}: {said[type(move)]}")
+            lines[-1] += f", {said}"
+        else:
+            lines.append(f"{names[seat]}: {said}")
     return lines
 
 
@@ -335,6 +332,10 @@ class TableView(Widget):
         super().__init__(**kwargs)
         self.show_last_trick = False
 
+    def toggle_last_trick(self) -> None:
+        """Show the last trick in place of the current one, or the current one again."""
+        self.show_last_trick = not self.show_last_trick
+
     def compose(self) -> ComposeResult:
         yield InfoBar(id="info")
         with Horizontal(id="middle"):
@@ -389,7 +390,7 @@ class TableView(Widget):
                 hand=sorted_cards(known, state.game) if face_up else None,
                 count=state.hand_sizes[seat],
                 said=last_statement(state, seat),
-                declarer=describe_declaration(state.declaration, german)
+                declarer=state.declaration.describe(german)
                 if state.declaration and seat == state.declarer else "",
                 points=state.points[seat] if in_play else None,
                 tricks=state.trick_counts[seat],
@@ -482,7 +483,7 @@ class TableView(Widget):
             text.append("No bid yet")
         if state.declaration is not None:
             text.append(" · ")
-            text.append(f"{names[state.declarer]}: {describe_declaration(state.declaration, german)}",
+            text.append(f"{names[state.declarer]}: {state.declaration.describe(german)}",
                         style="bold yellow")
         elif state.declarer is not None:
             text.append(f" · declarer {names[state.declarer]}")

@@ -9,7 +9,7 @@ from engine.game import Deal
 from engine.house_rules import ISKO, PUB
 from engine.players import RandomPlayer
 from engine.rules import FOREHAND, MIDDLEHAND, GameType
-from engine.scoring import Declaration, evaluate
+from engine.scoring import Declaration, score_game
 from engine.series import RoundGame, Series, bock_events, play_game
 
 BOCK = ISKO.with_switches(kontra=True, bock=True)
@@ -20,12 +20,12 @@ NAMES = ("ann", "bob", "cid")
 def clubs(points, declarer=FOREHAND, kontra=None):
     """Clubs "with 1": worth 24 (lost: -48); 60 card points lose it 60:60."""
     tricks = (6, 4) if points > 60 else (4, 6)
-    return evaluate(declarer, Declaration(GameType.CLUBS), 18, 1 << 28, points, *tricks, kontra=kontra)
+    return score_game(declarer, Declaration(GameType.CLUBS), 18, 1 << 28, points, *tricks, kontra=kontra)
 
 
 def grand_with_four():
     """Grand with 4, won: (4 + 1) x 24 = 120."""
-    return evaluate(FOREHAND, Declaration(GameType.GRAND), 18, CardSet.from_str("CJ.SJ.HJ.DJ").mask, 70, 7, 3)
+    return score_game(FOREHAND, Declaration(GameType.GRAND), 18, CardSet.from_str("CJ.SJ.HJ.DJ").mask, 70, 7, 3)
 
 
 def test_the_bock_events():
@@ -62,7 +62,7 @@ def test_a_worked_series_with_stacked_bock_rounds():
 
 def test_a_game_meeting_two_events_brings_one_round():
     series = Series(NAMES, rules=BOCK)
-    lost = evaluate(FOREHAND, Declaration(GameType.GRAND), 18, CardSet.from_str("CJ.SJ.HJ.DJ").mask, 40, 3, 7,
+    lost = score_game(FOREHAND, Declaration(GameType.GRAND), 18, CardSet.from_str("CJ.SJ.HJ.DJ").mask, 40, 3, 7,
                     kontra=MIDDLEHAND)
     assert bock_events(lost) == ("lost with Kontra", "game value 240")
     series.record(lost)

@@ -13,7 +13,7 @@ from engine.players.contract_analysis import HISTOGRAM_EDGES, ContractAnalysis
 from engine.players.heuristic import HeuristicPlayer
 from engine.players.registry import make_player, parse_spec
 from engine.rules import MIDDLEHAND
-from engine.scoring import evaluate
+from engine.scoring import score_game
 from engine.service import analyze
 
 SEARCH = "mcu:simulations=30,bidding=search"
@@ -81,7 +81,7 @@ def test_the_expected_score_is_the_mean_seeger_fabian_difference_of_the_win_shar
     state.push(decision.move)
     decision, _ = decide(SEARCH, state)
     chosen = decision.analysis.chosen
-    value = evaluate(MIDDLEHAND, decision.move.declaration, 0, state.hands[MIDDLEHAND] | state.discard,
+    value = score_game(MIDDLEHAND, decision.move.declaration, 0, state.hands[MIDDLEHAND] | state.discard,
                      61, 5, 5).game_value
     assert value >= 18
     if chosen.declaration.game.name != "NULL":  # a suit game or grand: one value whether won or lost

@@ -361,8 +361,8 @@ def test_warm_up_compiles_what_the_monte_carlo_players_call():
     code = (
         "from engine.tools.warmup import warm_up; warm_up()\n"
         "from engine.dds import core\n"
-        "from engine.policy import heuristic_core\n"
-        "entries = [core.solve_worlds, core.solve_root, core.solve_value, heuristic_core.playout_cards_batch]\n"
+        "from engine.policy import playout_core\n"
+        "entries = [core.solve_worlds, core.solve_root, core.solve_value, playout_core.playout_cards_batch]\n"
         "before = [len(f.signatures) for f in entries]\n"
         "from engine.evaluation import Evaluation\n"
         "from engine.limits import Limit\n"

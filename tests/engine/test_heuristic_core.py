@@ -12,7 +12,7 @@ import pytest
 from engine.cards import FULL_DECK, cards_of
 from engine import card_layout
 from engine.game import Bid, Deal, Declare, GameState, Pass, Play
-from engine.policy import heuristic_core as core
+from engine.policy import heuristic_core as core, playout_core
 from engine.players.heuristic import HeuristicPlayer
 from engine.policy.playout import (
     PublicPosition,
@@ -206,7 +206,7 @@ def test_null_playout_stops_at_the_declarers_first_trick():
 
 def test_random_deal_kernel_is_deterministic():
     games = np.array([0, 4, 5], np.int64)
-    assert core.random_deal_playouts(games, 300, 11) == core.random_deal_playouts(games, 300, 11)
+    assert playout_core.random_deal_playouts(games, 300, 11) == playout_core.random_deal_playouts(games, 300, 11)
 
 
 

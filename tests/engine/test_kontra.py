@@ -6,7 +6,7 @@ from engine.cards import Card
 from engine.game import GameState, IllegalMoveError, Kontra, Pass, Phase, Play, Re
 from engine.house_rules import ISKO, PUB
 from engine.rules import FOREHAND, MIDDLEHAND, REARHAND, GameType
-from engine.scoring import Declaration, evaluate
+from engine.scoring import Declaration, score_game
 
 from example_deal import DEAL, after_iss, cs
 
@@ -24,7 +24,7 @@ def clubs_hand(rules=KONTRA_RULES):
 def grand(points, bid=18, kontra=None, re=False, tricks=(7, 3)):
     # grand "with 2" (clubs and spades jack): (2 + 1) x 24 = 72
     cards = cs("CJ.SJ.CA.CT.SA.ST.HA.HT.DA.DT.C7.C8")
-    return evaluate(FOREHAND, Declaration(GameType.GRAND), bid, cards, points, *tricks, kontra=kontra, re=re)
+    return score_game(FOREHAND, Declaration(GameType.GRAND), bid, cards, points, *tricks, kontra=kontra, re=re)
 
 
 def test_kontra_doubles_a_won_game_and_re_doubles_again():
@@ -56,7 +56,7 @@ def test_overbid_is_judged_without_kontra_and_re():
 
 def test_kontra_on_a_null_game():
     cards = cs("C7.S7.H7.D7.C8.S8.H8.D8.C9.S9")
-    null = evaluate(MIDDLEHAND, Declaration(GameType.NULL, hand=True, ouvert=True), 18, cards, 0, 0, 10,
+    null = score_game(MIDDLEHAND, Declaration(GameType.NULL, hand=True, ouvert=True), 18, cards, 0, 0, 10,
                     kontra=FOREHAND, re=True)
     assert (null.game_value, null.value) == (4 * 59, 4 * 59)
 

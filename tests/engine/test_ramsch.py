@@ -36,7 +36,7 @@ from engine.cards import Card, CardSet, cards_of, points_of  # noqa: E402
 from engine.game import Declare, Discard, IllegalMoveError, Pass, PickUp, Play, Push, Resign, ShowCards  # noqa: E402
 from engine.house_rules import HouseRules  # noqa: E402
 from engine.rules import GameType  # noqa: E402
-from engine.scoring import Declaration, GameEnd, GameResult, RamschResult, evaluate, ramsch_result  # noqa: E402
+from engine.scoring import Declaration, GameEnd, GameResult, RamschResult, score_game, ramsch_result  # noqa: E402
 from engine.series import Series, SeriesEntry  # noqa: E402
 
 RAMSCH = HouseRules(ramsch=True)
@@ -225,7 +225,7 @@ def test_the_grand_hand_escape_is_scored_as_a_normal_grand_hand():
     assert isinstance(result, GameResult)
     # with 4, game 1, hand 1, schneider 1, schwarz 1: 8 x 24
     assert (result.won, result.matadors, result.multiplier, result.game_value, result.value) == (True, 4, 8, 192, 192)
-    assert result == evaluate(0, Declaration(GameType.GRAND, hand=True), 0, TAKES_ALL.hands[0] | TAKES_ALL.skat,
+    assert result == score_game(0, Declaration(GameType.GRAND, hand=True), 0, TAKES_ALL.hands[0] | TAKES_ALL.skat,
                               120, 10, 0)
     assert result.scores_by_seat() == ((192, 0, 0), (242, 0, 0))
 
@@ -279,7 +279,7 @@ def test_a_series_counts_a_ramsch_on_both_lists_and_not_in_the_declarer_statisti
 
 
 def test_a_declared_game_gives_its_scores_by_seat_as_the_series_counted_them():
-    lost = evaluate(2, Declaration(GameType.CLUBS), 18, cards("CJ.SJ"), 50, 4, 6)
+    lost = score_game(2, Declaration(GameType.CLUBS), 18, cards("CJ.SJ"), 50, 4, 6)
     assert lost.scores_by_seat(3) == ((0, 0, lost.value), (40, 40, lost.value - 50))
     assert lost.scores_by_seat(4) == ((0, 0, lost.value), (30, 30, lost.value - 50))
     entry = SeriesEntry(1, 0, (1, 2, 0), lost)

@@ -9,7 +9,7 @@ import numpy as np
 from engine.card_layout import RAMSCH_GAME
 from engine.cards import CARD_POINTS, Card, mask_of
 from engine.dds.reference import deal
-from engine.policy import heuristic_core as core
+from engine.policy import heuristic_core as core, playout_core
 
 
 def _cards(*names: str) -> int:
@@ -83,7 +83,7 @@ def test_ramsch_playouts_split_every_point_and_trick():
     skats_arr = np.array(skats, np.int64)
     zeros = np.zeros(3, np.int64)
     cards = worlds[0][0]
-    out = core.ramsch_playout_cards_batch(worlds_arr, skats_arr, zeros, zeros, 0, 0, zeros, zeros, 0, zeros, cards,
+    out = playout_core.ramsch_playout_cards_batch(worlds_arr, skats_arr, zeros, zeros, 0, 0, zeros, zeros, 0, zeros, cards,
                                           2, 99)
     assert out.shape == (10, 20, 2, 6)
     played_in_first = out[:, 0]
@@ -91,7 +91,7 @@ def test_ramsch_playouts_split_every_point_and_trick():
     assert (played_in_first[..., 3:].sum(axis=-1) == 10).all()
     valid = out[out[..., 0] >= 0]
     assert (valid[:, :3].sum(axis=1) == 120).all() and (valid[:, 3:].sum(axis=1) == 10).all()
-    again = core.ramsch_playout_cards_batch(worlds_arr, skats_arr, zeros, zeros, 0, 0, zeros, zeros, 0, zeros, cards,
+    again = playout_core.ramsch_playout_cards_batch(worlds_arr, skats_arr, zeros, zeros, 0, 0, zeros, zeros, 0, zeros, cards,
                                             2, 99)
     assert (again == out).all()
     # the skat's points are in the last trick's winner's total

@@ -81,8 +81,8 @@ def test_a_ramsch_review_values_every_card_and_lists_the_skat_round(records):
     assert review.ramsch and review.declarer is None and review.declarer_dd_start is None
     assert len(review.decisions) == 30 and review.contracts == []
     assert all(d.cards[0].view_win is None and d.view_loss_win is None for d in review.decisions)
-    assert review.not_reviewed[1:] == ["Ann: pushes the skat on", "Bob: picks the skat up",
-                                       "Bob: puts D8.HQ back", "Cid: pushes the skat on"]
+    assert review.not_reviewed[1:] == ["Ann: pushes the skat on unseen", "Bob: takes the skat",
+                                       "Bob: puts ♦8 ♥Q back", "Cid: pushes the skat on unseen"]
     # Ann's ♣8 leading trick 3: ♥8 holds her to 27 card points, ♣8 lets the others give her 82
     marked = review.decision_at(next(d.move for d in review.decisions if (d.trick, d.position) == (3, 1)))
     assert (marked.chosen, marked.dd_loss_points, marked.mark) == ("C8", 55, BLUNDER)
@@ -97,7 +97,7 @@ def test_a_grand_hand_escape_is_reviewed_as_a_declared_grand(records):
     assert not review.ramsch and review.declarer_dd_start is not None
     assert [d.declarer_side for d in review.decisions if d.seat == 1] == [True] * 10
     assert review.not_reviewed == ["the bidding (with Ramsch on, passing is not a game thrown in)",
-                                   "Ann: pushes the skat on", "Bob: declares Grand hand instead"]
+                                   "Ann: pushes the skat on unseen", "Bob: declares Grand hand instead"]
 
 
 def test_kontra_and_re_are_judged_against_the_double_dummy_outcome_and_the_cards_reviewed_as_declared(records):

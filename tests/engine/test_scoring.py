@@ -4,7 +4,7 @@ import pytest
 
 from engine.cards import CardSet
 from engine.rules import GameType
-from engine.scoring import Declaration, evaluate, matadors
+from engine.scoring import Declaration, score_game, matadors
 
 G = GameType
 
@@ -17,7 +17,7 @@ def score(game, cards="CJ", points=70, tricks=5, defender_tricks=None, bid=18, *
     decl = Declaration(game, **flags)
     if defender_tricks is None:
         defender_tricks = 10 - tricks
-    return evaluate(0, decl, bid, cs(cards), points, tricks, defender_tricks)
+    return score_game(0, decl, bid, cs(cards), points, tricks, defender_tricks)
 
 
 # ---- the rulebook's worked example --------------------------------------------------------
@@ -195,7 +195,7 @@ def test_the_owner_s_win_rule_agrees_with_evaluate_on_scalars_and_arrays():
 
     import numpy as np
 
-    from engine.scoring import Declaration, declarer_wins, evaluate
+    from engine.scoring import Declaration, declarer_wins, score_game
     from engine.rules import GameType
 
     declarations = [Declaration(GameType.CLUBS), Declaration(GameType.GRAND, hand=True, schneider=True),
@@ -208,9 +208,9 @@ def test_the_owner_s_win_rule_agrees_with_evaluate_on_scalars_and_arrays():
         tricks = np.array([t for _, t in outcomes])
         vector = declarer_wins(decl, points, tricks, 10 - tricks)
         for i, (p, t) in enumerate(outcomes):
-            expected = evaluate(0, decl, 18, 0, p, t, 10 - t).won
+            expected = score_game(0, decl, 18, 0, p, t, 10 - t).won
             assert bool(declarer_wins(decl, p, t, 10 - t)) == expected == bool(vector[i]), (decl, p, t)
         if decl.game != GameType.NULL:
             least_points, least_tricks = decl.least_win()
             assert least_points == decl.points_needed
-            assert evaluate(0, decl, 18, 0, least_points, least_tricks, 10 - least_tricks).won
+            assert score_game(0, decl, 18, 0, least_points, least_tricks, 10 - least_tricks).won

@@ -3,13 +3,13 @@ import random
 from engine.game import Deal
 from engine.players import RandomPlayer
 from engine.rules import GameType
-from engine.scoring import Declaration, evaluate
+from engine.scoring import Declaration, score_game
 from engine.series import Series, play_game
 
 
 def result(declarer, won, value_game=GameType.CLUBS):
     # clubs with 1: 24 won, -48 lost
-    return evaluate(declarer, Declaration(value_game), 18, 1 << 28, 70 if won else 40, 6 if won else 3, 4 if won else 7)
+    return score_game(declarer, Declaration(value_game), 18, 1 << 28, 70 if won else 40, 6 if won else 3, 4 if won else 7)
 
 
 def test_dealer_rotates_and_forehand_sits_left_of_the_dealer():

@@ -6,12 +6,12 @@ from __future__ import annotations
 from engine.cards import CardSet
 from engine.house_rules import HouseRules
 from engine.rules import GameType
-from engine.scoring import Declaration, evaluate
+from engine.scoring import Declaration, score_game
 from engine.series import Series
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TABLE_NAMES, FinishedGame, TableSession, deal_for
 from skat_tui.screens.dialogs import ResultScreen, series_lines
-from skat_tui.widgets.score_sheet import bock_position, score_legend, score_rows
+from skat_tui.widgets.score_sheet import bock_game_number, score_legend, score_rows
 from skat_tui.widgets.table import InfoBar
 from tui_fakes import DeclaringPlayer, PassivePlayer, wait_until
 
@@ -21,7 +21,7 @@ BOCK = HouseRules(bock=True)
 def a_grand_worth_168():
     """Forehand's schwarz grand with four jacks: 4 + 1 game + 1 schneider + 1 schwarz = 7 × 24 = 168."""
     cards = CardSet.from_str("CJ SJ HJ DJ CA CT CK CQ C9 C8 C7 SA").mask
-    return evaluate(0, Declaration(GameType.GRAND), 18, cards, 120, 10, 0)
+    return score_game(0, Declaration(GameType.GRAND), 18, cards, 120, 10, 0)
 
 
 def test_a_bock_round_is_counted_on_the_sheet_and_explained():
@@ -29,7 +29,7 @@ def test_a_bock_round_is_counted_on_the_sheet_and_explained():
     big = a_grand_worth_168()
     series.record(big)
     assert series_lines(series) == ["Bock event (game value 168): a round of 3 Bock games follows."]
-    assert bock_position(series, 0) == 0 and bock_position(series, 1) == 1
+    assert bock_game_number(series, 0) == 0 and bock_game_number(series, 1) == 1
     series.record(big)  # a Bock game that brings another Bock round
     lines = series_lines(series)
     plain, sf = series.entries[1].scores()
@@ -41,7 +41,7 @@ def test_a_bock_round_is_counted_on_the_sheet_and_explained():
     series.record(None)
     series.record(None)
     series.record(None)  # the fourth Bock game: the first of the second round
-    assert [bock_position(series, i) for i in range(6)] == [0, 1, 2, 3, 1, 2]
+    assert [bock_game_number(series, i) for i in range(6)] == [0, 1, 2, 3, 1, 2]
     numbers = [row[0] for row in score_rows(series)[:-1]]
     assert numbers == ["1", "2 B", "3 B", "4 B", "5 B"]
     assert score_legend(series) == "B a Bock game: both lists count it double"

@@ -6,24 +6,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.cards import CardSet
-from engine.game import Discard, Phase
+from engine.game import Discard
 from engine.players.base import Decision, Player
 from engine.players.contract_analysis import ContractAnalysis
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.players import resolve_player
-from skat_tui.screens.table import TableScreen, describe_advice
+from skat_tui.screens.table import describe_advice
 from skat_tui.settings import OpponentSettings
 from skat_tui.widgets.debug_panel import DebugPanel
 
-from tui_fakes import PassivePlayer, footer_settled, wait_until
+from tui_fakes import PassivePlayer, ask_for_the_discard_hint, footer_settled, table, wait_until
 
 SEED = 3  # both passive opponents pass; the human (forehand) may open the bidding
 SEARCH_HINT = OpponentSettings(kind="mcu", budget=None, simulations=20, extra={"bidding": "search"})
-
-
-def table(app: SkatApp) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
 async def test_the_discard_hint_of_a_search_bidder_names_the_two_cards_and_the_game(fast_settings):
@@ -32,12 +28,7 @@ async def test_the_discard_hint_of_a_search_bidder_names_the_two_cards_and_the_g
                   players={1: PassivePlayer(), 2: PassivePlayer()})
     async with app.run_test(size=(120, 32)) as pilot:
         screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.press("b", "s")
-        state = screen.state
-        assert state.phase == Phase.DISCARD
-        await pilot.press("i")
-        await wait_until(pilot, lambda: screen.message.startswith("Hint: put away"), timeout=60)
+        state = await ask_for_the_discard_hint(pilot, screen, timeout=60)
         # the same player, seed and budget outside the app: the same discard and game
         hint = fast_settings.hint
         player = resolve_player(hint.kind, seed=app.session.seed, **hint.params()).player

@@ -7,11 +7,11 @@ from engine.game import Kontra, Phase
 from engine.house_rules import HouseRules
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
-from skat_tui.screens.dialogs import ResultScreen
 from skat_tui.widgets.score_sheet import score_rows
 from skat_tui.widgets.table import InfoBar
 from tui_fakes import (
-    DeclaringPlayer, KontraPlayer, PassivePlayer, declare_grand_and_reach_play, footer_settled, wait_until,
+    DeclaringPlayer, KontraPlayer, PassivePlayer, declare_grand_and_reach_play, footer_settled, play_to_the_result,
+    wait_until,
 )
 
 KONTRA = HouseRules(kontra=True)
@@ -19,15 +19,6 @@ KONTRA = HouseRules(kontra=True)
 
 def footer_keys(app) -> set[str]:
     return {binding.key for _, binding, enabled, _ in app.screen.active_bindings.values() if enabled and binding.show}
-
-
-async def play_to_the_result(pilot, app, screen) -> ResultScreen:
-    """Play the human's cards at the cursor until the game ends; the result screen."""
-    while not isinstance(app.screen, ResultScreen):
-        await wait_until(pilot, lambda: screen.my_turn or isinstance(app.screen, ResultScreen))
-        if screen.my_turn:
-            await pilot.press("enter")
-    return app.screen
 
 
 async def test_a_defender_says_kontra_with_c_before_the_first_card(fast_settings):

@@ -9,7 +9,7 @@ from engine.cards import CardSet
 from engine.game import Deal, GameState, Pass, Phase
 from engine.house_rules import PUB, HouseRules
 from engine.rules import GameType
-from engine.scoring import Declaration, evaluate
+from engine.scoring import Declaration, score_game
 from engine.series import RoundGame, deal_game
 from skat_tui.persistence import TableSession, load_session
 
@@ -18,7 +18,7 @@ RAMSCH_ROUNDS = PUB.with_switches(ramsch_round_after_bock=True)
 
 def a_grand_worth_168():
     cards = CardSet.from_str("CJ SJ HJ DJ CA CT CK CQ C9 C8 C7 SA").mask
-    return evaluate(0, Declaration(GameType.GRAND), 18, cards, 120, 10, 0)
+    return score_game(0, Declaration(GameType.GRAND), 18, cards, 120, 10, 0)
 
 
 def test_a_ramsch_round_game_is_dealt_as_a_ramsch_and_an_ordinary_one_is_bid():

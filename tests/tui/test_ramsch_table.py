@@ -10,11 +10,11 @@ from engine.scoring import ramsch_result
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
-from skat_tui.screens.dialogs import ResultScreen, result_lines
+from skat_tui.screens.dialogs import result_lines
 from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.score_sheet import score_rows
 from skat_tui.widgets.table import InfoBar, TrickArea, ramsch_skat_lines
-from tui_fakes import PassivePlayer, footer_settled, wait_until
+from tui_fakes import PassivePlayer, footer_settled, play_to_the_result, wait_until
 
 RAMSCH = HouseRules(ramsch=True, schieben=True, grand_hand_escape=True)
 NAMES = ("You", "West", "East")
@@ -32,14 +32,6 @@ async def into_the_ramsch(pilot, app, rules=RAMSCH):
         if screen.state.phase != Phase.BIDDING:
             return screen
         await pilot.press("p")
-
-
-async def play_to_the_result(pilot, app, screen) -> ResultScreen:
-    while not isinstance(app.screen, ResultScreen):
-        await wait_until(pilot, lambda: screen.my_turn or isinstance(app.screen, ResultScreen))
-        if screen.my_turn:
-            await pilot.press("enter")
-    return app.screen
 
 
 def table(rules=RAMSCH, fast_settings=None) -> tuple[TableSession, SkatApp]:
@@ -90,7 +82,7 @@ async def test_taking_the_ramsch_skat_offers_only_the_cards_the_engine_lets_go_b
         put_back = (1 << hand.cards[first]) | (1 << hand.cards[second])
         await pilot.press(str(first + 1), str(second + 1), "x")
         assert (screen.human_seat, Discard(put_back)) in screen.state.moves
-        assert ramsch_skat_lines(screen.state, NAMES)[0] == "You: took the skat, put two back"
+        assert ramsch_skat_lines(screen.state, NAMES)[0] == "You: took the skat, put two cards back"
 
 
 async def test_the_grand_hand_escape_declares_an_ordinary_grand_hand(fast_settings):

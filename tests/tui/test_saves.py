@@ -19,7 +19,7 @@ from skat_tui.data_lock import LOCK_NAME, DataDirLock, DataDirLocked
 from skat_tui.persistence import ISS_RECORDS, SAVE_VERSION, TableSession, deal_for, encode_game, series_save_path
 from skat_tui.screens.table import TableScreen
 from skat_tui.settings import Settings, data_dir, load_settings, save_settings, settings_path
-from tui_fakes import PassivePlayer, open_settings_at_my_turn, wait_until
+from tui_fakes import fill_in_and_save, new_app, open_settings_at_my_turn, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -295,8 +295,7 @@ def test_run_replay_shows_the_settings_notice(monkeypatch):
 async def test_a_failing_save_is_shown_at_the_table_and_play_goes_on(fast_settings):
     data_dir().parent.mkdir(parents=True, exist_ok=True)
     data_dir().write_text("a file where the data folder should be")
-    session = TableSession.new(3, series_save_path())
-    app = SkatApp(session=session, settings=fast_settings, players={1: PassivePlayer(), 2: PassivePlayer()})
+    app = new_app(fast_settings)
     async with app.run_test(size=(100, 40)) as pilot:
         screen = app.screen
         await wait_until(pilot, lambda: isinstance(screen, TableScreen) and screen.my_turn)
@@ -329,13 +328,10 @@ async def test_saving_settings_keeps_command_line_opponents_one_off():
     saved = Settings(ai_delay=0.0)
     save_settings(saved)
     table_settings = load_settings().with_overrides({"left": "heuristic", "right": "pimc:simulations=5"})
-    session = TableSession.new(3, series_save_path())
-    app = SkatApp(session=session, settings=table_settings, players={1: PassivePlayer(), 2: PassivePlayer()})
+    app = new_app(table_settings)
     async with app.run_test(size=(100, 40)) as pilot:
         await open_settings_at_my_turn(pilot, app)
-        app.screen.query_one("#german").value = True
-        app.screen.query_one("#opp1-repetitions").value = "3"
-        await pilot.press("ctrl+s")
+        await fill_in_and_save(pilot, app, {"german": True, "opp1-repetitions": "3"})
         assert isinstance(app.screen, TableScreen)
         # at the table the overrides still hold, with the change
         assert app.settings.opponents[0].kind == "heuristic" and app.settings.german

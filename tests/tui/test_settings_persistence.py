@@ -12,13 +12,13 @@ from engine.players.base import Player, RandomPlayer
 from engine.scoring import Declaration
 from engine.rules import GameType
 from engine.cards import CardSet
-from skat_tui.app import SkatApp, open_session
+from skat_tui.app import open_session
 from skat_tui.persistence import SAVE_VERSION, TableSession, decode_game, encode_game, series_save_path
 from skat_tui.players import resolve_player
 from skat_tui.screens.settings_screen import SettingsScreen
 from skat_tui.screens.table import TableScreen
 from skat_tui.settings import Settings, load_settings, save_settings, settings_path
-from tui_fakes import PassivePlayer, open_settings_at_my_turn, wait_until
+from tui_fakes import fill_in_and_save, new_app, open_settings_at_my_turn
 
 
 def test_settings_saved_in_the_config_dir_from_the_environment(isolated_dirs):
@@ -123,13 +123,10 @@ def test_registry_falls_back_with_a_notice():
 
 
 async def test_settings_screen_saves(fast_settings):
-    session = TableSession.new(3, series_save_path())
-    app = SkatApp(session=session, settings=fast_settings, players={1: PassivePlayer(), 2: PassivePlayer()})
+    app = new_app(fast_settings)
     async with app.run_test(size=(100, 40)) as pilot:
         await open_settings_at_my_turn(pilot, app)
-        app.screen.query_one("#german").value = True
-        app.screen.query_one("#opp0-budget").value = "-1"
-        await pilot.press("ctrl+s")
+        await fill_in_and_save(pilot, app, {"german": True, "opp0-budget": "-1"})
         assert isinstance(app.screen, SettingsScreen)  # refused: negative time
         assert "negative" in str(app.screen.query_one("#settings-error").render())
         app.screen.query_one("#opp0-budget").value = "0.5"

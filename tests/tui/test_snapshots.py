@@ -6,7 +6,6 @@ from pathlib import Path
 
 from engine.record import read_records
 from skat_tui.app import SkatApp
-from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.screens.table import TableScreen
 
 from tui_fakes import (
@@ -14,6 +13,8 @@ from tui_fakes import (
     PassivePlayer,
     declare_grand_and_reach_play,
     footer_settled,
+    new_app,
+    table,
     wait_until,
     win_the_bidding_to_the_declaration,
 )
@@ -22,50 +23,47 @@ SIZE = (100, 30)
 SAMPLES = Path(__file__).parent.parent / "data" / "iss-samples.sgf"
 
 
-def table_app(fast_settings, players, seed=3) -> SkatApp:
-    session = TableSession.new(seed, series_save_path())
-    return SkatApp(session=session, settings=fast_settings, players=players)
-
-
-def table_of(app) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
+async def play_the_first_card(pilot, app) -> TableScreen:
+    """Win the bidding, declare a grand and play the card at the cursor."""
+    screen = table(app)
+    await declare_grand_and_reach_play(pilot, screen)
+    await pilot.press("1")
+    return screen
 
 
 def test_table_while_bidding(snap_compare, fast_settings):
-    app = table_app(fast_settings, {1: PassivePlayer(), 2: PassivePlayer()})
+    app = new_app(fast_settings, {1: PassivePlayer(), 2: PassivePlayer()})
 
     async def ready(pilot):
-        await wait_until(pilot, lambda: table_of(app).my_turn)
+        await wait_until(pilot, lambda: table(app).my_turn)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=ready)
 
 
 def test_declaration_dialog(snap_compare, fast_settings):
-    app = table_app(fast_settings, {1: PassivePlayer(), 2: PassivePlayer()})
+    app = new_app(fast_settings, {1: PassivePlayer(), 2: PassivePlayer()})
 
     async def declare(pilot):
-        await win_the_bidding_to_the_declaration(pilot, table_of(app))
+        await win_the_bidding_to_the_declaration(pilot, table(app))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=declare)
 
 
 def test_declaration_dialog_at_80_by_24(snap_compare, fast_settings):
     """The hand, each game's value at the bid and the buttons all in view."""
-    app = table_app(fast_settings, {1: PassivePlayer(), 2: PassivePlayer()})
+    app = new_app(fast_settings, {1: PassivePlayer(), 2: PassivePlayer()})
 
     async def declare(pilot):
-        await win_the_bidding_to_the_declaration(pilot, table_of(app))
+        await win_the_bidding_to_the_declaration(pilot, table(app))
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=declare)
 
 
 def test_table_in_play_with_the_debug_panel(snap_compare, fast_settings):
-    app = table_app(fast_settings, {1: FixedAnalysisPlayer(), 2: FixedAnalysisPlayer()})
+    app = new_app(fast_settings, {1: FixedAnalysisPlayer(), 2: FixedAnalysisPlayer()})
 
     async def play(pilot):
-        screen = table_of(app)
-        await declare_grand_and_reach_play(pilot, screen)
-        await pilot.press("1")
+        screen = await play_the_first_card(pilot, app)
         await wait_until(pilot, lambda: screen.my_turn and screen.last_analysis is not None)
         await pilot.press("d")
         await wait_until(pilot, lambda: footer_settled(app))
@@ -99,12 +97,10 @@ def test_declaration_values_come_from_the_engines_scoring():
 
 def test_table_in_play_at_160_by_50(snap_compare, fast_settings):
     """A big terminal: bigger cards, seats as tall as their content, the trick in the middle."""
-    app = table_app(fast_settings, {1: FixedAnalysisPlayer(), 2: FixedAnalysisPlayer()})
+    app = new_app(fast_settings, {1: FixedAnalysisPlayer(), 2: FixedAnalysisPlayer()})
 
     async def play(pilot):
-        screen = table_of(app)
-        await declare_grand_and_reach_play(pilot, screen)
-        await pilot.press("1")
+        screen = await play_the_first_card(pilot, app)
         await wait_until(pilot, lambda: screen.my_turn and screen.state.tricks and footer_settled(app))
 
     assert snap_compare(app, terminal_size=(160, 50), run_before=play)
@@ -116,14 +112,13 @@ def test_ramsch_skat_round(snap_compare, fast_settings):
     from engine.game import Phase
     from engine.house_rules import HouseRules
 
-    session = TableSession.new(3, series_save_path(), HouseRules(ramsch=True, schieben=True, grand_hand_escape=True))
-    app = SkatApp(session=session, settings=fast_settings, players={1: PassivePlayer(), 2: PassivePlayer()})
+    app = new_app(fast_settings, rules=HouseRules(ramsch=True, schieben=True, grand_hand_escape=True))
 
     async def into_the_ramsch(pilot):
-        table = table_of(app)
+        screen = table(app)
         while True:
-            await wait_until(pilot, lambda: table.my_turn)
-            if table.state.phase != Phase.BIDDING:
+            await wait_until(pilot, lambda: screen.my_turn)
+            if screen.state.phase != Phase.BIDDING:
                 break
             await pilot.press("p")
         await wait_until(pilot, lambda: footer_settled(app))

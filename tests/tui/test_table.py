@@ -7,7 +7,7 @@ import json
 from engine.game import Phase
 from engine.rules import sorted_cards
 from skat_tui.app import SkatApp, open_session
-from skat_tui.persistence import ISS_RECORDS, TableSession, series_save_path
+from skat_tui.persistence import ISS_RECORDS, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.dialogs import ConfirmScreen, ResultScreen
 from skat_tui.screens.table import TableScreen
@@ -16,24 +16,11 @@ from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.table import SeatPanel, TrickArea
 
 from tui_fakes import (
-    CrashingPlayer,
-    PassivePlayer,
-    declare_grand_and_reach_play,
-    wait_until,
+    CrashingPlayer, PassivePlayer, at_my_turn, declare_grand_and_reach_play, new_app, table, wait_until,
     win_the_bidding_to_the_declaration,
 )
 
 SEED = 3  # the human (forehand) meets a trick it cannot follow with every card
-
-
-def new_app(fast_settings, players=None, seed=SEED) -> SkatApp:
-    session = TableSession.new(seed, series_save_path())
-    return SkatApp(session=session, settings=fast_settings,
-                   players=players or {1: PassivePlayer(), 2: PassivePlayer()})
-
-
-def table(app: SkatApp) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
 def key_for(index: int) -> str:
@@ -43,8 +30,7 @@ def key_for(index: int) -> str:
 async def test_whole_game_by_keys(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
+        screen = await at_my_turn(pilot, app)
         state = screen.state
         # Both opponents passed: forehand may open.
         assert state.phase == Phase.BIDDING and state.bid_stage == 2
@@ -178,7 +164,7 @@ async def play_until_west_has_played(pilot, screen) -> None:
     await win_the_bidding_to_the_declaration(pilot, screen)
     await pilot.press("5", "enter")
     state = screen.state
-    west = screen.positions.index(1)
+    west = screen.places.index(1)
     while not any(s == west for s, m in state.moves if m.__class__.__name__ == "Play"):
         await wait_until(pilot, lambda: screen.my_turn or state.is_over)
         hand, legal = screen.query_one(HandRow).cards, state.legal_cards()
@@ -215,8 +201,7 @@ async def test_ai_crash_falls_back_and_game_goes_on(fast_settings, monkeypatch):
 async def test_quit_asks_during_a_game(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test() as pilot:
-        screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
+        await at_my_turn(pilot, app)
         await pilot.press("q")
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")
@@ -229,8 +214,7 @@ async def test_quit_asks_during_a_game(fast_settings):
 async def test_help_lists_every_binding(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test() as pilot:
-        screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
+        await at_my_turn(pilot, app)
         await pilot.press("question_mark")
         help_text = str(app.screen.query_one("#help-text").render())
         for words in ("bid the next value", "take the skat", "schneider", "last trick", "debug panel", "quit"):
@@ -242,8 +226,7 @@ async def test_help_lists_every_binding(fast_settings):
 async def test_fits_80_by_24(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
+        screen = await at_my_turn(pilot, app)
         hand = screen.query_one(HandRow)
         region = screen.query_one("#card-9").region
         assert region.right <= 80 and region.bottom <= 24 and region.height == 3

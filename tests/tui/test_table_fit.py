@@ -5,26 +5,15 @@ from __future__ import annotations
 import pytest
 
 from skat_tui.app import SkatApp
-from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
 from skat_tui.screens.dialogs import ResultScreen, ScoreSheetScreen
-from skat_tui.screens.table import TableScreen
 from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.score_sheet import ScoreSheet
 from textual.widgets import Footer
 
-from tui_fakes import PassivePlayer, declare_grand_and_reach_play, footer_settled, wait_until
+from tui_fakes import at_my_turn, declare_grand_and_reach_play, footer_settled, new_app, table, wait_until
 
 SEED = 3  # both opponents pass; the human (forehand) opens, plays Grand and loses it schneider
-
-
-def new_app(settings) -> SkatApp:
-    session = TableSession.new(SEED, series_save_path())
-    return SkatApp(session=session, settings=settings, players={1: PassivePlayer(), 2: PassivePlayer()})
-
-
-def table(app: SkatApp) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
 def fits(widget) -> bool:
@@ -110,8 +99,7 @@ async def test_the_score_sheet_shows_every_column_in_full(fast_settings, size):
 async def test_the_command_palette_lists_keys_once(fast_settings):
     app = new_app(fast_settings)
     async with app.run_test() as pilot:
-        screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
+        screen = await at_my_turn(pilot, app)
         titles = [command.title for command in app.get_system_commands(screen)]
         assert titles.count("Keys") == 1 and "Score sheet" in titles
         keys = next(c for c in app.get_system_commands(screen) if c.title == "Keys")

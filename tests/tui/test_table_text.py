@@ -2,33 +2,20 @@
 
 from __future__ import annotations
 
-from engine.game import Phase
 from engine.players.heuristic import HeuristicPlayer
 from skat_tui.app import SkatApp
 from skat_tui.persistence import TableSession, series_save_path
-from skat_tui.screens.table import TableScreen, describe_advice
+from skat_tui.screens.table import describe_advice
 from skat_tui.settings import OpponentSettings
 from skat_tui.widgets.cards import HandRow
 from skat_tui.widgets.debug_panel import DebugPanel
 
 from tui_fakes import (
-    PassivePlayer,
-    ThinkingPlayer,
-    declare_grand_and_reach_play,
-    wait_until,
-    win_the_bidding_to_the_declaration,
+    PassivePlayer, ThinkingPlayer, ask_for_the_discard_hint, at_my_turn, declare_grand_and_reach_play, new_app, table,
+    wait_until, win_the_bidding_to_the_declaration,
 )
 
 SEED = 3  # both opponents pass; the human (forehand) may open the bidding
-
-
-def new_app(settings, seed=SEED) -> SkatApp:
-    session = TableSession.new(seed, series_save_path())
-    return SkatApp(session=session, settings=settings, players={1: PassivePlayer(), 2: PassivePlayer()})
-
-
-def table(app: SkatApp) -> TableScreen:
-    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
 
 
 async def test_the_discard_hint_names_the_cards_and_the_planned_game(fast_settings):
@@ -36,12 +23,7 @@ async def test_the_discard_hint_names_the_cards_and_the_planned_game(fast_settin
     app = new_app(fast_settings)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
-        await pilot.press("b", "s")
-        state = screen.state
-        assert state.phase == Phase.DISCARD
-        await pilot.press("i")
-        await wait_until(pilot, lambda: screen.message.startswith("Hint: put away"))
+        state = await ask_for_the_discard_hint(pilot, screen)
         # The engine's heuristic player is the hint player here: the same discard and plan.
         decision = HeuristicPlayer(seed=app.session.seed).choose(state.view(screen.human_seat))
         expected = f"Hint: {describe_advice(decision.move, decision.plan)}"
@@ -79,12 +61,12 @@ async def test_the_card_cursor_rests_only_on_legal_cards(fast_settings):
 def test_the_multiplier_reads_as_a_start_and_steps():
     from engine.cards import CardSet
     from engine.rules import GameType
-    from engine.scoring import Declaration, evaluate
+    from engine.scoring import Declaration, score_game
     from skat_tui.screens.dialogs import result_lines
 
     # Clubs without ♣J (and ♠J): without 2; schneider won.
     hand = CardSet.from_str("HJ.DJ.CA.CT.CK.CQ.C9.C8.C7.SA.ST.SK").mask
-    result = evaluate(0, Declaration(GameType.CLUBS), 18, hand, 95, 8, 2)
+    result = score_game(0, Declaration(GameType.CLUBS), 18, hand, 95, 8, 2)
     line = next(x for x in result_lines(result, ("You", "West", "East")) if x.startswith("Multiplier"))
     assert line == "Multiplier: without 2 → 2, game +1, schneider +1 = 4"
 
@@ -94,8 +76,7 @@ async def test_help_keys_never_run_into_their_description(fast_settings):
 
     app = new_app(fast_settings)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = table(app)
-        await wait_until(pilot, lambda: screen.my_turn)
+        await at_my_turn(pilot, app)
         await pilot.press("question_mark")
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = str(app.screen.query_one("#help-text").render())

@@ -1,4 +1,4 @@
-"""Fake players and a waiting helper for the TUI tests."""
+"""Fake players and the waiting and playing helpers of the TUI tests."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from engine.analysis import Analysis, CardAccumulator
 from engine.cards import cards_of
 from engine.game import Bid, GameState, Hold, Pass, Phase, PickUp
 from engine.players.base import Decision, Player
+from skat_tui.app import SkatApp
+from skat_tui.persistence import TableSession, series_save_path
 from skat_tui.screens.declaration import DeclarationDialog
+from skat_tui.screens.dialogs import ResultScreen
 from skat_tui.screens.settings_screen import SettingsScreen
 from skat_tui.screens.table import TableScreen
 
@@ -100,6 +103,25 @@ class CrashingPlayer(PassivePlayer):
         return super().choose(view, limit)
 
 
+def new_app(settings, players: dict[int, Player] | None = None, seed: int = 3, rules=None) -> SkatApp:
+    """The app at a new series (``seed``; seed 3: both passive opponents pass and the human,
+    forehand, may open the bidding) by ``rules``, against passive opponents or ``players``."""
+    session = TableSession.new(seed, series_save_path(), *(() if rules is None else (rules,)))
+    return SkatApp(session=session, settings=settings, players=players or {1: PassivePlayer(), 2: PassivePlayer()})
+
+
+def table(app: SkatApp) -> TableScreen:
+    """The app's table screen, whatever dialog is on top of it."""
+    return next(s for s in app.screen_stack if isinstance(s, TableScreen))
+
+
+async def at_my_turn(pilot, app: SkatApp) -> TableScreen:
+    """The table screen, once it is the human's turn."""
+    screen = table(app)
+    await wait_until(pilot, lambda: screen.my_turn)
+    return screen
+
+
 async def wait_until(pilot, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
     """Let the app run until ``predicate()`` holds."""
     deadline = time.monotonic() + timeout
@@ -118,6 +140,27 @@ def footer_settled(app) -> bool:
     listed = {str(key.description) for key in keys if not key.has_class("-command-palette")}
     active = {binding.description for _, binding, _, _ in screen.active_bindings.values() if binding.show}
     return bool(keys) and listed == active and all(key.size.width > 0 for key in keys)
+
+
+async def play_to_the_result(pilot, app, screen) -> ResultScreen:
+    """Play the human's cards at the cursor until the game ends; the result screen."""
+    while not isinstance(app.screen, ResultScreen):
+        await wait_until(pilot, lambda: screen.my_turn or isinstance(app.screen, ResultScreen))
+        if screen.my_turn:
+            await pilot.press("enter")
+    return app.screen
+
+
+async def ask_for_the_discard_hint(pilot, screen, timeout: float = 30.0) -> GameState:
+    """At the human's first turn: bid, take the skat and ask for a hint at the discard; the
+    state it was asked in, once the hint is on the status line."""
+    await wait_until(pilot, lambda: screen.my_turn)
+    await pilot.press("b", "s")
+    state = screen.state
+    assert state.phase == Phase.DISCARD
+    await pilot.press("i")
+    await wait_until(pilot, lambda: screen.message.startswith("Hint: put away"), timeout=timeout)
+    return state
 
 
 FIRST_TWO_CARDS = ("1", "2")
@@ -182,6 +225,13 @@ async def open_settings_at_my_turn(pilot, app) -> None:
     await wait_until(pilot, lambda: isinstance(screen, TableScreen) and screen.my_turn)
     await pilot.press("o")
     assert isinstance(app.screen, SettingsScreen)
+
+
+async def fill_in_and_save(pilot, app, values: dict[str, object]) -> None:
+    """On the open settings screen: set each field (by id) to its value, then save (Ctrl+S)."""
+    for field_id, value in values.items():
+        app.screen.query_one(f"#{field_id}").value = value
+    await pilot.press("ctrl+s")
 
 
 class KontraPlayer(PassivePlayer):
