@@ -33,16 +33,15 @@ import numpy as np
 
 from . import readiness
 from ..analysis import Analysis, CardAccumulator
-from ..cards import cards_of
 from ..evaluation import Evaluation
 from ..game import GameState, Play
-from ..limits import DEFAULT_SIMULATIONS, Limit, wall_seconds
+from ..limits import Limit
 from ..policy import heuristic_core
 from ..policy import mcts_core
 from ..rules import GameType, void_classes
 from ..scoring import ALL_POINTS, declarer_wins
-from ..worlds.inference import InferenceSampler, belief_rows, beliefs_of, pool_size
-from ..worlds.sampling import World, WorldSampler
+from ..worlds.inference import InferenceSampler
+from ..worlds.sampling import World
 from .base import AnalysisCallback, Decision
 from .calls import CALL_WORLDS
 from .montecarlo import (
@@ -148,34 +147,19 @@ class MCTSPlayer(MonteCarloPlayer):
         """The most visited card of the root; ``value_single_card`` searches a forced card's worlds
         too (a call depends on them); ``read_bidding`` draws the worlds from the inference sampler."""
         start = time.perf_counter()
-        seat = view.to_move
-        legal = tuple(cards_of(view.legal_cards()))
-        null_game = view.game == GameType.NULL
-        if len(legal) == 1 and not value_single_card:
-            analysis = Analysis(self.name, seat, legal, (), legal[0], 0, 0.0, limit, null_game, True, "forced card")
-            return Decision(Play(legal[0]), analysis)
-
+        forced = self.forced_card(view, limit, value_single_card)
+        if forced is not None:
+            return forced
         if value_single_card and limit.simulations is not None:
             # a call is decided on the card chosen, and a card gets only its share of the iterations:
             # each legal card's share of the iterations at least the worlds a call needs
-            limit = replace(limit, simulations=max(limit.simulations, CALL_WORLDS * len(legal)))
-        evaluation = self.evaluation_for(view)
-        declarer_side = seat == view.declarer
-        table = _evaluation_table(evaluation, declarer_side, null_game)
-        decision_seed = self.rng.getrandbits(62)
-        deadline = start + wall_seconds(limit.time) if limit.time is not None else None
-        max_iterations = limit.simulations
-        if max_iterations is None and deadline is None:
-            max_iterations = self.default_limit.simulations or DEFAULT_SIMULATIONS
-        effective_worlds = None
-        if (self.inference or read_bidding) and not view.is_ramsch:
-            sampler = InferenceSampler(view, pool_size(max_iterations), decision_seed)
-            effective_worlds = sampler.effective_sample_size
-        else:
-            sampler = WorldSampler(view, self.informed)
-        believed = beliefs_of(sampler)
-        beliefs = belief_rows(believed)
-        readings = tuple(sorted(believed.searcher_chances.items())) if effective_worlds is not None else None
+            legal_count = view.legal_cards().bit_count()
+            limit = replace(limit, simulations=max(limit.simulations, CALL_WORLDS * legal_count))
+        search = self.card_search(view, limit, read_bidding, start)
+        seat, legal, null_game, table, deadline = search.seat, search.legal, search.null_game, search.table, search.deadline
+        evaluation, decision_seed, max_iterations = search.evaluation, search.seed, search.budget
+        sampler, effective_worlds, beliefs, readings = (search.sampler, search.effective_worlds, search.beliefs,
+                                                        search.readings)
         args = self._kernel_args(view, evaluation, null_game)
 
         trees = [_Tree(min(MAX_NODES, (max_iterations or MAX_NODES) + 1)) for _ in range(self.threads)]

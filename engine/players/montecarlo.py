@@ -29,7 +29,7 @@ import random
 import threading
 import time
 from abc import abstractmethod
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -120,6 +120,27 @@ def seconds_param(name: str, text: str) -> float:
     if value == 0:  # refused as --time 0 is: no time to think is no budget
         raise ValueError(f"{name} must be a number of seconds above 0, not {text!r}")
     return value
+
+
+@dataclass(frozen=True)
+class CardSearch:
+    """What a card decision's search starts from (the Monte Carlo loop's and MCTS's)."""
+
+    seat: int
+    legal: tuple[Card, ...]
+    null_game: bool
+    evaluation: Evaluation
+    table: np.ndarray
+    """The evaluation as a lookup table for the side to move."""
+    seed: int
+    deadline: float | None
+    budget: int | None
+    """The worlds (or iterations) to search at most; None: until the deadline."""
+    sampler: object
+    effective_worlds: float | None
+    beliefs: object
+    readings: tuple | None
+
 
 
 class MonteCarloPlayer(Player):
@@ -297,6 +318,39 @@ class MonteCarloPlayer(Player):
             return RAMSCH_EVALUATION
         return self.evaluation or default_for(view.declaration.game == GameType.NULL)
 
+    def forced_card(self, view: GameState, limit: Limit, value_single_card: bool) -> Decision | None:
+        """The only legal card, played without a search, unless its worlds are wanted (a call)."""
+        legal = tuple(cards_of(view.legal_cards()))
+        if len(legal) > 1 or value_single_card:
+            return None
+        analysis = Analysis(self.name, view.to_move, legal, (), legal[0], 0, 0.0, limit,
+                            view.game == GameType.NULL, True, "forced card")
+        return Decision(Play(legal[0]), analysis)
+
+    def card_search(self, view: GameState, limit: Limit, read_bidding: bool, start: float) -> CardSearch:
+        """What a card's search starts from: the evaluation, the seed, the budget and the
+        worlds' sampler (inference worlds where the player or the call reads the bidding)."""
+        seat = view.to_move
+        legal = tuple(cards_of(view.legal_cards()))
+        null_game = view.game == GameType.NULL
+        evaluation = self.evaluation_for(view)
+        table = _evaluation_table(evaluation, seat == view.declarer, null_game)
+        decision_seed = self.rng.getrandbits(62)
+        deadline = start + wall_seconds(limit.time) if limit.time is not None else None
+        budget = limit.simulations
+        if budget is None and deadline is None:
+            budget = self.default_limit.simulations or DEFAULT_SIMULATIONS
+        effective_worlds = None
+        if (self.inference or read_bidding) and not view.is_ramsch:  # (Ramsch: nobody bid or declared)
+            sampler = InferenceSampler(view, pool_size(budget), decision_seed)
+            effective_worlds = sampler.effective_sample_size
+        else:
+            sampler = WorldSampler(view, self.informed)
+        believed = beliefs_of(sampler)
+        readings = tuple(sorted(believed.searcher_chances.items())) if effective_worlds is not None else None
+        return CardSearch(seat, legal, null_game, evaluation, table, decision_seed, deadline, budget, sampler,
+                          effective_worlds, belief_rows(believed), readings)
+
     def choose_card(
         self, view: GameState, limit: Limit, stop: threading.Event | None, report: AnalysisCallback | None,
         value_single_card: bool = False, read_bidding: bool = False,
@@ -304,30 +358,14 @@ class MonteCarloPlayer(Player):
         """The card to play; ``value_single_card`` values a forced card's worlds too (a call depends on them);
         ``read_bidding`` draws the worlds from the inference sampler whatever this player's sampler is."""
         start = time.perf_counter()
-        seat = view.to_move
-        legal = tuple(cards_of(view.legal_cards()))
-        null_game = view.game == GameType.NULL
-        if len(legal) == 1 and not value_single_card:
-            analysis = Analysis(self.name, seat, legal, (), legal[0], 0, 0.0, limit, null_game, True, "forced card")
-            return Decision(Play(legal[0]), analysis)
-
-        evaluation = self.evaluation_for(view)
-        declarer_side = seat == view.declarer
-        table = _evaluation_table(evaluation, declarer_side, null_game)
-        decision_seed = self.rng.getrandbits(62)
-        deadline = start + wall_seconds(limit.time) if limit.time is not None else None
-        max_worlds = limit.simulations
-        if max_worlds is None and deadline is None:
-            max_worlds = self.default_limit.simulations or DEFAULT_SIMULATIONS
-        effective_worlds = None
-        if (self.inference or read_bidding) and not view.is_ramsch:  # (Ramsch: nobody bid or declared)
-            sampler = InferenceSampler(view, pool_size(max_worlds), decision_seed)
-            effective_worlds = sampler.effective_sample_size
-        else:
-            sampler = WorldSampler(view, self.informed)
-        believed = beliefs_of(sampler)
-        beliefs = belief_rows(believed)
-        readings = tuple(sorted(believed.searcher_chances.items())) if effective_worlds is not None else None
+        forced = self.forced_card(view, limit, value_single_card)
+        if forced is not None:
+            return forced
+        search = self.card_search(view, limit, read_bidding, start)
+        seat, legal, null_game, table, deadline = search.seat, search.legal, search.null_game, search.table, search.deadline
+        decision_seed, max_worlds = search.seed, search.budget
+        sampler, effective_worlds, beliefs, readings = (search.sampler, search.effective_worlds, search.beliefs,
+                                                        search.readings)
         context = self.prepare(view, legal)
 
         live = [CardAccumulator(card, self.binary_outcomes(null_game)) for card in legal]

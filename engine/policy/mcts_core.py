@@ -39,7 +39,7 @@ from engine.card_layout import (
     CARD_CLASS, NULL_GAME, POINTS, RAMSCH_GAME, TO_INTERNAL, TO_STANDARD, legal_internal, low_index, mask_points,
     popcount, to_internal_mask, winner_offset,
 )
-from engine.policy.heuristic_core import seed_state
+from engine.policy.heuristic_core import random_below, seed_state
 from engine.policy.playout_core import _play_out
 
 NO_NODE = -1
@@ -60,17 +60,6 @@ PLAYED = 14
 VOIDS = 15  # 15..17
 OVER = 18
 STATE_SIZE = 19
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _below(rng, n):
-    """A random int in [0, n) from the xorshift64 state rng[0] (as the heuristic core's)."""
-    x = rng[0]
-    x ^= x << np.uint64(13)
-    x ^= x >> np.uint64(7)
-    x ^= x << np.uint64(17)
-    rng[0] = x
-    return np.int64((x >> np.uint64(33)) % np.uint64(n))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -118,7 +107,7 @@ def _random_playout(g, decl, s, ramsch_skat_points, rng):
     while s[OVER] == 0:
         seat = (s[LEADER] + s[N]) % 3
         legal = legal_internal(g, s[HANDS + seat], s[TRICK] if s[N] > 0 else -1)
-        _play(g, decl, s, _nth_card(legal, _below(rng, popcount(legal))), ramsch_skat_points)
+        _play(g, decl, s, _nth_card(legal, random_below(rng, popcount(legal))), ramsch_skat_points)
 
 
 @njit(cache=True, nogil=True)
@@ -190,7 +179,7 @@ def mcts_batch(g, decl, skat_known, ouvert, trick_std, n, leader, points, tricks
                 if child[node, card] == NO_NODE:
                     untried |= 1 << card
             if untried:
-                card = _nth_card(untried, _below(rng, popcount(untried)))
+                card = _nth_card(untried, random_below(rng, popcount(untried)))
                 if n_nodes[0] == child.shape[0]:  # the tree is full: play out from here
                     if depth == 0:
                         root_card = card

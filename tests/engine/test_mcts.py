@@ -9,10 +9,9 @@ import time
 import numpy as np
 import pytest
 
-from engine.game import Deal, GameState, Pass, Phase
+from engine.game import Deal, Phase
 from engine.house_rules import HouseRules
 from engine.limits import Limit
-from engine.players.heuristic import HeuristicPlayer
 from engine.players.mcts import MCTSPlayer, sample_batch
 from engine.players.mcu import MCUPlayer
 from engine.players.registry import make_player
@@ -20,43 +19,9 @@ from engine.rules import GameType
 from engine.tournament import play_tournament_game
 from engine.worlds.sampling import WorldSampler
 
+from positions_of_play import play_until
 
-def play_until(seed, tricks_done=0, cards_in_trick=0, game=None, choices=2, rules=None, ramsch=False):
-    """Heuristic players bid and play a seeded deal up to a point of play where the seat to
-    move has at least ``choices`` legal cards (``ramsch``: every deal played as a Ramsch)."""
-    for offset in range(300):
-        deal = Deal.shuffled(seed + offset)
-        players = [HeuristicPlayer(i) for i in range(3)]
-        if ramsch:
-            state = GameState.new(deal, HouseRules(ramsch=True))
-            for _ in range(3):
-                state.push(Pass())
-        else:
-            state = GameState.new(deal, rules or HouseRules())
-        while not state.is_over and not (
-            state.phase == Phase.PLAY and len(state.tricks) == tricks_done and len(state.trick) == cards_in_trick
-        ):
-            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
-        if state.is_over or (game is not None and (state.declaration is None or state.declaration.game != game)):
-            continue
-        if ramsch != state.is_ramsch:
-            continue
-        if state.legal_cards().bit_count() >= choices:
-            return state
-    raise AssertionError("no fitting deal")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def compiled_core():
-    """Compile (or load) the numba core once, so that no timed test below pays for a first compile."""
-    from engine.tools.warmup import warm_up
-
-    warm_up()
-
-
-@pytest.fixture(scope="module")
-def suit_position():
-    return play_until(11, 2, 1)
+pytestmark = pytest.mark.usefixtures("compiled_core")
 
 
 def mcts(**kw):

@@ -7,7 +7,7 @@ import pytest
 
 from engine.cards import cards_of
 from engine.evaluation import Evaluation
-from engine.game import Deal, GameState, Phase, Play
+from engine.game import Deal, GameState, Play
 from engine.limits import Limit
 from engine.players.heuristic import HeuristicPlayer
 from engine.players.mcu import MCUPlayer
@@ -16,35 +16,9 @@ from engine.players.pimc import PIMCPlayer
 from engine.players.registry import make_player
 from engine.rules import GameType
 
+from positions_of_play import play_until
 
-def play_until(seed, tricks_done=0, cards_in_trick=0, game=None, choices=2):
-    """Heuristic players bid and play a seeded deal up to a point of play
-    where the seat to move has at least ``choices`` legal cards."""
-    for offset in range(200):
-        state = GameState.new(Deal.shuffled(seed + offset))
-        players = [HeuristicPlayer(i) for i in range(3)]
-        while not state.is_over and not (
-            state.phase == Phase.PLAY and len(state.tricks) == tricks_done and len(state.trick) == cards_in_trick
-        ):
-            state.push(players[state.to_move].choose(state.view(state.to_move)).move)
-        if state.is_over or (game is not None and state.declaration.game != game):
-            continue
-        if state.legal_cards().bit_count() >= choices:
-            return state
-    raise AssertionError("no fitting deal")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def compiled_core():
-    """Compile (or load) the numba core once, so that no timed test below pays for a first compile."""
-    from engine.tools.warmup import warm_up
-
-    warm_up()
-
-
-@pytest.fixture(scope="module")
-def suit_position():
-    return play_until(11, 2, 1)
+pytestmark = pytest.mark.usefixtures("compiled_core")
 
 
 def mcu(**kw):
