@@ -28,19 +28,16 @@ from ..players.base import Player, RandomPlayer
 from ..players.heuristic import HeuristicPlayer
 from ..rules import GameType
 from ..scoring import SCHNEIDER_POINTS, WIN_POINTS
-from ..series import play_game
+from ..series import PlayerTotals, play_game
 from ..tournament import arrangements
 
 
 @dataclass
-class TypeTotals:
-    name: str
+class TypeTotals(PlayerTotals):
+    """A player type's totals: ``games`` it declared, and the seats it sat in."""
+
     seats_taken: int = 0
     """Games this type sat in (instances count separately)."""
-    declared: int = 0
-    won: int = 0
-    lost: int = 0
-    seeger_fabian: int = 0
 
     @property
     def seeger_fabian_per_player(self) -> float:
@@ -76,7 +73,7 @@ class SeriesStats:
         ]
         for t in self.types.values():
             lines.append(
-                f"  {t.name:10s} declared {t.declared:5d}  won {t.won:5d}  lost {t.lost:5d}  "
+                f"  {t.name:10s} declared {t.games:5d}  won {t.won:5d}  lost {t.lost:5d}  "
                 f"SF total {t.seeger_fabian:8d}  SF per player {t.seeger_fabian_per_player:9.0f}"
             )
         return "\n".join(lines)
@@ -124,7 +121,7 @@ def run_series(deals: int, seed: int, opponents: str = "heuristic") -> SeriesSta
             stats.game_types[int(result.declaration.game)] += 1
             stats.game_types_won[int(result.declaration.game)] += result.won
             declarer_type = stats.types[layout[result.declarer]]
-            declarer_type.declared += 1
+            declarer_type.games += 1
             declarer_type.won += result.won
             declarer_type.lost += not result.won
             for seat, score in enumerate(result.seeger_fabian()):

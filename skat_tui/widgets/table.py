@@ -114,6 +114,18 @@ class SeatLook:
     player: str = ""
     marks: list[str] = field(default_factory=list)
 
+    def standing(self) -> list[tuple[str, str]]:
+        """The seat's part in this game, each with its style: the game it plays or
+        its last word in the bidding, then its card points and tricks."""
+        parts = []
+        if self.declarer:
+            parts.append((f"plays {self.declarer}", "bold yellow"))
+        elif self.said:
+            parts.append((self.said, ""))
+        if self.points is not None:
+            parts.append((points_and_tricks(self.points, self.tricks), "dim"))
+        return parts
+
 
 class SeatPanel(Static):
     """An opponent's seat: name, role, cards (face down unless open), what it said."""
@@ -169,12 +181,8 @@ class SeatPanel(Static):
                 text.append(f" {look.count}\n", style="dim")
             else:
                 text.append("no cards left\n", style="dim")
-        if look.declarer:
-            text.append(f"plays {look.declarer}\n", style="bold yellow")
-        elif look.said:
-            text.append(f"said: {look.said}\n")
-        if look.points is not None:
-            text.append(f"{points_and_tricks(look.points, look.tricks)}\n", style="dim")
+        for words, style in look.standing():
+            text.append(f"{words}\n", style=style)
         if look.thinking:
             text.append(look.thinking, style="bold cyan")
         elif look.to_move:
@@ -406,12 +414,8 @@ class TableView(Widget):
         south_line = Text(f"{south.name} · {south.role}", style="bold")
         for mark in south.marks:
             south_line.append(f" · {mark}")
-        if south.declarer:
-            south_line.append(f" · plays {south.declarer}", style="bold yellow")
-        elif south.said:
-            south_line.append(f" · said {south.said}")
-        if south.points is not None:
-            south_line.append(f" · {points_and_tricks(south.points, south.tricks)}", style="dim")
+        for words, style in south.standing():
+            south_line.append(f" · {words}", style=style)
         if south.thinking:
             south_line.append(f" · {south.thinking}", style="bold cyan")
         self.query_one("#south", Static).update(south_line)
