@@ -216,3 +216,15 @@ async def test_the_move_service_streams_its_analyses_and_stops_it(suit_position)
     assert len(got) >= 2 and all(a.tree_nodes >= 1 for a in got)
     assert got[0].simulations <= got[-1].simulations
     assert search.best.move in view.legal_moves() and search.best.analysis.final
+
+
+def test_the_thread_measure_times_the_world_drawing_and_puts_the_sampler_back():
+    from engine.players import mcts
+    from engine.tools import mcts_threads
+
+    original = mcts.sample_batch
+    result = mcts_threads.measure(iterations=2_000, positions=1, rounds=1)
+    assert mcts.sample_batch is original
+    assert 0.0 < result["sampling_share"] < 1.0
+    assert 1.0 < result["amdahl_bound_2"] < 2.0
+    assert result["rate_1"] > 0 and result["rate_2"] > 0
