@@ -87,7 +87,7 @@ class BatchOutcome:
         self.tie_break = tie_break
 
 
-COMMON_PARAMS = ("time", "simulations", "eval", "sampler", "threads", "bidding", "near")
+COMMON_PARAMS = ("time", "simulations", "eval", "sampler", "threads", "bidding", "near", "bid_chance")
 """The spec parameters every Monte Carlo player reads."""
 
 
@@ -203,13 +203,17 @@ class MonteCarloPlayer(Player):
     def from_params(cls, params: dict[str, str], seed: int | None = None):
         """The player of a spec's parameters; an unknown one is refused with the list expected."""
         kwargs, rest = cls.common_params(params)
+        bid_chance = kwargs.pop("bid_chance", None)
         for name, read in cls.own_params.items():
             if name in rest:
                 kwargs[name] = read(rest.pop(name))
         if rest:
             expected = ", ".join(COMMON_PARAMS + tuple(cls.own_params) + ("calls",))
             raise ValueError(f"unknown {cls.kind_label} parameter(s): {', '.join(rest)} (expected {expected})")
-        return cls(seed=seed, **kwargs)
+        player = cls(seed=seed, **kwargs)
+        if bid_chance is not None:
+            player.before_play.bid_chance = bid_chance
+        return player
 
     @classmethod
     def common_params(cls, params: dict[str, str]) -> dict:
@@ -237,6 +241,10 @@ class MonteCarloPlayer(Player):
             kwargs["bidding"] = params.pop("bidding")
         if "near" in params:
             kwargs["near"] = number_param("near", params.pop("near"), 0, 10)
+        if "bid_chance" in params:
+            # the heuristic bidding's threshold: a searcher's card play wins more games than the
+            # heuristic's, whose win chances the threshold reads
+            kwargs["bid_chance"] = number_param("bid_chance", params.pop("bid_chance"), 0.05, 0.95)
         return kwargs, params
 
     def new_game(self, seat: int) -> None:

@@ -372,3 +372,19 @@ def test_near_is_a_spec_parameter():
     assert make_player("mcu", 1).near == 1.0
     with pytest.raises(ValueError, match="near"):
         make_player("mcu:near=-1", 1)
+
+
+def test_bid_chance_is_a_spec_parameter_of_the_heuristic_bidding():
+    from engine.cards import Card, mask_of
+    from engine.policy import hand_eval
+
+    assert make_player("mcu", 1).before_play.bid_chance == hand_eval.BID_CHANCE
+    bolder = make_player("mcu:bid_chance=0.3", 1)
+    assert bolder.before_play.bid_chance == 0.3
+    assert make_player("mcts:bid_chance=0.3", 1).before_play.bid_chance == 0.3
+    with pytest.raises(ValueError, match="bid_chance"):
+        make_player("pimc:bid_chance=1.5", 1)
+    # a hand the heuristic's threshold passes and a lower one bids
+    hand = mask_of([Card.from_str(c) for c in "DJ DA D9 D8 CA CK ST SK HQ H8".split()])
+    assert make_player("mcu", 1).before_play.bid_limit(hand, 0) == 0
+    assert bolder.before_play.bid_limit(hand, 0) > 18
