@@ -223,8 +223,15 @@ def test_the_thread_measure_times_the_world_drawing_and_puts_the_sampler_back():
     from engine.tools import mcts_threads
 
     original = mcts.sample_batch
+    with mcts_threads._SamplingClock() as clock:
+        assert mcts.sample_batch is not original  # the search below draws its worlds through the clock
+        position = play_until(3, 1)
+        MCTSPlayer(Limit(simulations=2_000), seed=1).choose(position.view(position.to_move))
+    assert mcts.sample_batch is original
+    assert clock.seconds > 0.0
     result = mcts_threads.measure(iterations=2_000, positions=1, rounds=1)
     assert mcts.sample_batch is original
     assert 0.0 < result["sampling_share"] < 1.0
-    assert 1.0 < result["amdahl_bound_2"] < 2.0
+    assert result["amdahl_bound_2"] == pytest.approx(
+        1.0 / (result["sampling_share"] + (1.0 - result["sampling_share"]) / 2))
     assert result["rate_1"] > 0 and result["rate_2"] > 0
