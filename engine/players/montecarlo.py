@@ -142,7 +142,6 @@ class CardSearch:
     readings: tuple | None
 
 
-
 class MonteCarloPlayer(Player):
     name = "montecarlo"
     default_limit = Limit(simulations=DEFAULT_SIMULATIONS)
@@ -203,7 +202,10 @@ class MonteCarloPlayer(Player):
     def from_params(cls, params: dict[str, str], seed: int | None = None):
         """The player of a spec's parameters; an unknown one is refused with the list expected."""
         kwargs, rest = cls.common_params(params)
-        bid_chance = kwargs.pop("bid_chance", None)
+        # the heuristic bidding's threshold belongs to the bidder, not the card search: a
+        # searcher's card play wins more games than the heuristic's, whose win chances it reads
+        bid_chance = (number_param("bid_chance", rest.pop("bid_chance"), 0.05, 0.95)
+                      if "bid_chance" in rest else None)
         for name, read in cls.own_params.items():
             if name in rest:
                 kwargs[name] = read(rest.pop(name))
@@ -241,10 +243,6 @@ class MonteCarloPlayer(Player):
             kwargs["bidding"] = params.pop("bidding")
         if "near" in params:
             kwargs["near"] = number_param("near", params.pop("near"), 0, 10)
-        if "bid_chance" in params:
-            # the heuristic bidding's threshold: a searcher's card play wins more games than the
-            # heuristic's, whose win chances the threshold reads
-            kwargs["bid_chance"] = number_param("bid_chance", params.pop("bid_chance"), 0.05, 0.95)
         return kwargs, params
 
     def new_game(self, seat: int) -> None:
