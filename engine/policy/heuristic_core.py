@@ -177,6 +177,22 @@ def _take_last(g, winners, unknown):
 
 
 @njit(cache=True, nogil=True)
+def _safe_ruff(g, winners):
+    """Ruff where nobody can over-ruff: with the trump worth most, a jack last."""
+    best = NO_CARD
+    best_points = -1
+    m = winners & ~LEVEL_MASK[g, JACK_LEVEL]
+    while m:
+        c = low_index(m)
+        m &= m - 1
+        if POINTS[g, c] > best_points:
+            best, best_points = c, POINTS[g, c]
+    if best >= 0:
+        return best
+    return low_index(winners)
+
+
+@njit(cache=True, nogil=True)
 def _master_winner(g, winners, unknown):
     """The weakest winner that no unknown card of its class beats, or -1."""
     m = winners
@@ -208,12 +224,14 @@ def _declarer_lead(g, decl, hand, unknown, voids, rng):
         top = high_index(mine)
         if not ABOVE[g, top] & unknown:
             return top  # a master trump draws two trumps for free
-        if popcount(mine) >= popcount(out) or popcount(mine) >= 5:
+        if popcount(mine) + 1 >= popcount(out) or popcount(mine) >= 5:
             # trump majority: drive out the higher trumps with a cheap one
+            jacks = mine & LEVEL_MASK[g, JACK_LEVEL]
+            if jacks & (jacks - 1):
+                return high_index(jacks)  # a jack the trump ace or ten cannot take cheaply
             cheap = mine & ~LEVEL_MASK[g, ACE_LEVEL] & ~LEVEL_MASK[g, TEN_LEVEL]
-            low_trumps = cheap & ~LEVEL_MASK[g, JACK_LEVEL] if cheap & ~LEVEL_MASK[g, JACK_LEVEL] else cheap
-            if low_trumps:
-                return low_index(low_trumps)
+            if cheap:
+                return low_index(cheap)
             return low_index(mine)
     side = hand & ~trumps
     if side:
@@ -264,7 +282,7 @@ def _declarer_follow(g, decl, hand, legal, trick, n, unknown, voids, rng):
             if following:
                 return _take_last(g, winners, unknown)
             if trick_points > 0 or popcount(hand & CLASS_MASKS[g, TRUMP]) > 3:
-                return low_index(winners)  # ruff with the weakest trump that wins
+                return _safe_ruff(g, winners)
         return _cheapest(g, legal, hand, unknown, rng)
     # second to play: the defender behind may still beat us
     behind = (decl + 1) % 3
@@ -276,9 +294,9 @@ def _declarer_follow(g, decl, hand, legal, trick, n, unknown, voids, rng):
                 if master >= 0:
                     return master
         elif not behind_may_ruff:
-            # as far as we know the defender behind must follow: any trump wins
-            if trick_points > 0 or popcount(hand & CLASS_MASKS[g, TRUMP]) > 3:
-                return low_index(winners)
+            # as far as we know the defender behind must follow: any trump wins, and a
+            # discard would let him smear
+            return _safe_ruff(g, winners)
         elif trick_points >= 3:
             master = _master_winner(g, winners, unknown)
             if master >= 0:

@@ -47,8 +47,13 @@ def test_declarer_leads_the_master_jack_to_draw_trumps():
     assert choice(G, 0, 0, "CJ.SJ.HA.HT.H9.SA.ST.DA.D7.C8") == Card.CJ
 
 
-def test_declarer_with_trump_majority_drives_out_higher_trumps_with_a_cheap_trump():
-    assert choice(C, 0, 0, "HJ.DJ.CA.CT.CK.C9.C8.SA.HA.D7") == Card.C8
+def test_declarer_with_trump_majority_and_two_jacks_drives_out_higher_trumps_with_the_higher_jack():
+    # a low trump would let a defender take it with the trump ace or ten, and his partner smear
+    assert choice(C, 0, 0, "HJ.DJ.CA.CT.CK.C9.C8.SA.HA.D7") == Card.HJ
+
+
+def test_declarer_with_trump_majority_keeps_a_lone_jack_and_drives_with_a_cheap_trump():
+    assert choice(C, 0, 0, "DJ.CA.CT.CK.C9.C8.C7.SA.HA.D7") == Card.C7
 
 
 def test_declarer_cashes_a_side_ace_once_the_defenders_have_no_trumps():
@@ -63,8 +68,16 @@ def test_declarer_last_wins_with_the_weakest_winning_card():
     assert choice(C, 2, 2, "HA.HK.H8.S7.D9", trick="H7.H9") == Card.HK
 
 
-def test_declarer_last_ruffs_a_trick_with_points_using_the_lowest_trump():
-    assert choice(S, 2, 2, "SJ.S7.SA.D8.C9", trick="HA.HT", voids=(0, 0, 0b0010)) == Card.S7
+def test_declarer_last_ruffs_with_the_trump_worth_most_but_not_a_jack():
+    # nobody plays after him: the ruff is safe, so it banks the trump ace as well
+    assert choice(S, 2, 2, "SJ.S7.SA.D8.C9", trick="HA.HT", voids=(0, 0, 0b0010)) == Card.SA
+    assert choice(S, 2, 2, "SJ.HJ.S7.D8.C9", trick="HA.HT", voids=(0, 0, 0b0010)) == Card.S7
+
+
+def test_declarer_second_ruffs_a_worthless_lead_when_the_defender_behind_must_follow():
+    # discarding would let the defender behind smear on his partner's trick
+    assert choice(S, 1, 1, "SJ.S8.SK.DA.C9", trick="H7", voids=(0, 0b0010, 0)) == Card.SK
+
 
 
 def test_declarer_void_and_trick_worthless_throws_the_cheapest_side_card():
