@@ -43,6 +43,9 @@ class HeuristicPlayer(Player):
         self._bid_limits: dict[tuple[int, int, float], int] = {}
         self.bid_chance = hand_eval.BID_CHANCE
         """Bid up to games with at least this win chance with the skat (a measurement may change it)."""
+        self.policy = core
+        """The numba card play (``engine.policy.heuristic_core``; ``engine.tools.policy_ab`` gives an
+        earlier revision's copy to compare with)."""
 
     def new_game(self, seat: int) -> None:
         if len(self._bid_limits) > 4096:
@@ -181,7 +184,7 @@ class HeuristicPlayer(Player):
     def core_card(self, view: GameState) -> int:
         """The numba policy's card (compiles it on first use)."""
         if self._rng is None:
-            self._rng = core.seed_state(self._rng_seed)
+            self._rng = self.policy.seed_state(self._rng_seed)
         if view.is_ramsch:
             return ramsch.core_card(view, self._rng)
         seat = view.to_move
@@ -193,7 +196,7 @@ class HeuristicPlayer(Player):
         voids = np.array(void_classes(game, view.tricks, view.trick, view.leader), np.int64)
         skat_known = view.discard if seat == decl and view.skat_taken else 0
         decl_open = view.hands[decl] if view.declaration.ouvert and seat != decl else 0
-        card = core.choose_card_std(
+        card = self.policy.choose_card_std(
             int(game), decl, seat, view.hands[seat], trick, len(view.trick), view.leader, view.played, voids,
             skat_known, decl_open, self._rng,
         )
