@@ -44,8 +44,8 @@ class HeuristicPlayer(Player):
         self.bid_chance = hand_eval.BID_CHANCE
         """Bid up to games with at least this win chance with the skat (a measurement may change it)."""
         self.policy = core
-        """The numba card play (``engine.policy.heuristic_core``; ``engine.tools.policy_ab`` gives an
-        earlier revision's copy to compare with)."""
+        """The numba card play of suit, grand and null games (``engine.policy.heuristic_core``;
+        ``engine.tools.policy_ab`` gives an earlier revision's copy to compare with)."""
 
     def new_game(self, seat: int) -> None:
         if len(self._bid_limits) > 4096:
