@@ -125,7 +125,8 @@ def arrangements(spec_count: Sequence[str]) -> list[tuple[int, ...]]:
     return sorted(set(itertools.permutations(labels)))
 
 
-def _seed_for(*parts: object) -> int:
+def seed_for(*parts: object) -> int:
+    """A game's player seed from the run's seed and where the game stands (deal, arrangement, seat)."""
     digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
     return int.from_bytes(digest[:6], "big")
 
@@ -187,7 +188,7 @@ def play_deal(deal_index: int, deal_order: list[int], specs: list[str], seed: in
     distinct = list(dict.fromkeys(specs))
     outcomes = []
     for arr_index, arrangement in enumerate(arrangements(specs)):
-        players = [make_player(parse_spec(distinct[s]), _seed_for(seed, deal_index, arr_index, seat))
+        players = [make_player(parse_spec(distinct[s]), seed_for(seed, deal_index, arr_index, seat))
                    for seat, s in enumerate(arrangement)]
         state = play_tournament_game(deal, players, house_rules, ramsch_only)
         names = tuple(distinct[s] for s in arrangement)

@@ -31,8 +31,9 @@ from pathlib import Path
 from ..game import Phase
 from ..players.heuristic import HeuristicPlayer
 from ..players.registry import make_player
+from ..rules import GameType
 from ..series import deal_game, finish_game
-from ..tournament import _seed_for, arrangements, generate_deals, mean_ci, play_tournament_game
+from ..tournament import seed_for, arrangements, generate_deals, mean_ci, play_tournament_game
 
 POLICY_PATH = "engine/policy/heuristic_core.py"
 
@@ -69,7 +70,7 @@ def tournament(old_policy, deal_count: int, seed: int) -> tuple[float, float, in
         scores = {0: [], 1: []}
         for arrangement in arrangements(labels):
             # seeded by seat, not by arrangement: two equal policies play the very same games
-            players = [_heuristic(old_policy if label else None, _seed_for(seed, index, seat))
+            players = [_heuristic(old_policy if label else None, seed_for(seed, index, seat))
                        for seat, label in enumerate(arrangement)]
             result = play_tournament_game(deal, players).result()
             by_seat = result.scores_by_seat()[1] if result is not None else (0, 0, 0)
@@ -85,15 +86,15 @@ def declarer_only(old_policy, deal_count: int, seed: int, defenders: str) -> dic
     won = {"new": 0, "old": 0}
     by_game: dict[str, list[int]] = defaultdict(list)
     for index, deal in enumerate(generate_deals(deal_count, seed)):
-        bidders = [_heuristic(None, _seed_for(seed, index, seat)) for seat in range(3)]
+        bidders = [_heuristic(None, seed_for(seed, index, seat)) for seat in range(3)]
         contract = finish_game(deal_game(deal), bidders, until=lambda state: state.phase == Phase.PLAY)
-        if contract.is_over or contract.declaration.game.name == "NULL":
+        if contract.is_over or contract.declaration.game == GameType.NULL:
             continue
         declarer = contract.declarer
         score = {}
         for label, policy in (("new", None), ("old", old_policy)):
-            players = [_heuristic(policy, _seed_for(seed, index, "declarer")) if seat == declarer
-                       else make_player(defenders, _seed_for(seed, index, seat)) for seat in range(3)]
+            players = [_heuristic(policy, seed_for(seed, index, "declarer")) if seat == declarer
+                       else make_player(defenders, seed_for(seed, index, seat)) for seat in range(3)]
             result = finish_game(contract.copy(), players).result()
             won[label] += result.won
             score[label] = result.seeger_fabian()[declarer]
