@@ -1,8 +1,10 @@
-"""Series statistics for the heuristic player, and the fit of its bidding curves.
+"""Series statistics for the heuristic player, the fit of its bidding curves and the checks of its strength.
 
     python -m engine.tools.selfplay --deals 1000 --seed 1              # heuristic self-play
     python -m engine.tools.selfplay --deals 300 --seed 1 --vs random   # heuristic vs two random players
     python -m engine.tools.selfplay --fit-curves 6000 --seed 1          # refit hand_eval.CURVES
+    python -m engine.tools.selfplay --reliability 3000 --seed 2         # the curves against games won
+    python -m engine.tools.selfplay --check-terms 6000 --seed 11        # are the strength's terms weighed right
 
 A series replays every deal with every distinct seat arrangement of the
 player types (one for self-play, three for heuristic vs two random players),
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..cards import Rank
 from ..game import Deal
 from ..players.base import Player, RandomPlayer
 from ..players.heuristic import HeuristicPlayer
@@ -133,39 +136,55 @@ def run_series(deals: int, seed: int, opponents: str = "heuristic") -> SeriesSta
 # ---------------------------------------------------------------- calibration
 
 
-def _fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Centre and scale of P(y) = 1 / (1 + exp(-(x - centre) / scale)), by Newton steps
-    on the standardised scores."""
-    mean, spread = float(np.mean(x)), float(np.std(x)) or 1.0
-    x = (x - mean) / spread
-    a, b = 1.0, 0.0
+def _logistic_weights(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The weights w of P(y) = 1 / (1 + exp(-x @ w)) by Newton steps; ``x`` has one
+    column per term (a column of ones for the intercept)."""
+    w = np.zeros(x.shape[1])
     for _ in range(50):
-        z = np.clip(a * x + b, -30, 30)
-        p = 1 / (1 + np.exp(-z))
-        w = p * (1 - p) + 1e-9
-        grad = np.array([np.sum((y - p) * x), np.sum(y - p)])
-        hess = np.array([[np.sum(w * x * x), np.sum(w * x)], [np.sum(w * x), np.sum(w)]])
-        step = np.linalg.solve(hess + 1e-6 * np.eye(2), grad)
-        a, b = a + step[0], b + step[1]
+        p = 1 / (1 + np.exp(-np.clip(x @ w, -30, 30)))
+        hess = (x.T * (p * (1 - p) + 1e-9)) @ x
+        step = np.linalg.solve(hess + 1e-6 * np.eye(x.shape[1]), x.T @ (y - p))
+        w += step
         if np.max(np.abs(step)) < 1e-7:
             break
+    return w
+
+
+def _fit_logistic(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Centre and scale of P(y) = 1 / (1 + exp(-(x - centre) / scale)), fitted on the
+    standardised scores."""
+    mean, spread = float(np.mean(x)), float(np.std(x)) or 1.0
+    a, b = _logistic_weights(np.column_stack([(x - mean) / spread, np.ones_like(x)]), y)
     return mean - spread * b / a, spread / a
 
 
 NULL_FIT_FLOOR = 8
 
 
-def fit_bidding_curves(deals: int, seed: int) -> dict[tuple[str, str], tuple[float, float]]:
-    """Play every game type from every seat of ``deals`` random deals with the
-    heuristic card play and fit one logistic curve per family and situation
-    (see ``hand_eval.CURVES``)."""
+@dataclass(frozen=True)
+class ForcedGame:
+    """One game type played from one seat of a deal, whatever the bidding would say."""
+
+    game: GameType
+    seat: int
+    hand: int
+    """The ten cards dealt."""
+    kept: int
+    """The ten cards kept after taking the skat and the best discard for ``game``."""
+    after_score: float
+    """``hand_eval``'s score of the kept cards (with the banked points)."""
+    won_after: bool
+    won_hand: bool
+    """Won as a hand game, the skat unseen."""
+    schneider_hand: bool
+
+
+def every_game_played(deals: int, seed: int):
+    """Every game type from every seat of ``deals`` random deals, played out by the
+    heuristic after the best discard and as a hand game: the samples that the bidding
+    curves are fitted on, free of the bidding's choice."""
     from ..policy import hand_eval
     from ..policy.playout import playout
-
-    samples: dict[tuple[str, str], list[tuple[float, int]]] = {}
-
-    def add(key, score, outcome):
-        samples.setdefault(key, []).append((score, outcome))
 
     rng = random.Random(seed)
     for d in range(deals):
@@ -174,27 +193,40 @@ def fit_bidding_curves(deals: int, seed: int) -> dict[tuple[str, str], tuple[flo
             hand = deal.hands[seat]
             twelve = hand | deal.skat
             for game in GameType:
-                fam = hand_eval.family(game)
                 discard, after_score = hand_eval.best_discard(twelve, game, seat)
                 hands = list(deal.hands)
                 hands[seat] = twelve & ~discard
-                result = playout(game, seat, tuple(hands), skat=discard, skat_known=True, seed=rng.getrandbits(40))
+                after = playout(game, seat, tuple(hands), skat=discard, skat_known=True, seed=rng.getrandbits(40))
+                plain = playout(game, seat, deal.hands, skat=deal.skat, skat_known=False, seed=rng.getrandbits(40))
                 if game == GameType.NULL:
-                    won = result.declarer_tricks == 0
+                    won_after, won_hand = after.declarer_tricks == 0, plain.declarer_tricks == 0
                 else:
-                    won = result.declarer_points >= WIN_POINTS
-                before_score = hand_eval.strength(hand, game, seat)
-                skat_score = hand_eval.null_skat_score(hand) if game == GameType.NULL else before_score
-                add((fam, "after"), after_score, won)
-                add((fam, "skat"), skat_score, won)
-                result = playout(game, seat, deal.hands, skat=deal.skat, skat_known=False, seed=rng.getrandbits(40))
-                if game == GameType.NULL:
-                    add((fam, "hand"), before_score, result.declarer_tricks == 0)
-                else:
-                    add((fam, "hand"), before_score, result.declarer_points >= WIN_POINTS)
-                    add((fam, "schneider"), before_score, result.declarer_points >= SCHNEIDER_POINTS)
+                    won_after, won_hand = after.declarer_points >= WIN_POINTS, plain.declarer_points >= WIN_POINTS
+                yield ForcedGame(game, seat, hand, twelve & ~discard, after_score, won_after, won_hand,
+                                 plain.declarer_points >= SCHNEIDER_POINTS)
         if (d + 1) % 1000 == 0:
             print(f"  {d + 1} deals", file=sys.stderr)
+
+
+def fit_bidding_curves(deals: int, seed: int) -> dict[tuple[str, str], tuple[float, float]]:
+    """Fit one logistic curve per family and situation (see ``hand_eval.CURVES``) on
+    ``every_game_played``."""
+    from ..policy import hand_eval
+
+    samples: dict[tuple[str, str], list[tuple[float, int]]] = {}
+
+    def add(key, score, outcome):
+        samples.setdefault(key, []).append((score, outcome))
+
+    for played in every_game_played(deals, seed):
+        fam = hand_eval.family(played.game)
+        before_score = hand_eval.strength(played.hand, played.game, played.seat)
+        skat_score = hand_eval.null_skat_score(played.hand) if played.game == GameType.NULL else before_score
+        add((fam, "after"), played.after_score, played.won_after)
+        add((fam, "skat"), skat_score, played.won_after)
+        add((fam, "hand"), before_score, played.won_hand)
+        if played.game != GameType.NULL:
+            add((fam, "schneider"), before_score, played.schneider_hand)
     fitted = {}
     for key, rows in sorted(samples.items()):
         if key[0] == "null":
@@ -206,6 +238,77 @@ def fit_bidding_curves(deals: int, seed: int) -> dict[tuple[str, str], tuple[flo
     return fitted
 
 
+def _suit_cards(hand: int, suit: int) -> int:
+    """The rank bits of ``suit`` in ``hand``, its jack left out."""
+    return (hand >> (8 * suit)) & 0xFF & ~(1 << Rank.JACK)
+
+
+def _trump_count(hand: int, game: GameType) -> int:
+    jacks = sum(hand >> (8 * suit + Rank.JACK) & 1 for suit in range(4))
+    return jacks + _suit_cards(hand, int(game)).bit_count()
+
+
+def _longest_side_ace_ten(hand: int, game: GameType) -> int:
+    """The length of the longest side suit that holds its ace and ten, 0 if none."""
+    ace_ten = (1 << Rank.ACE) | (1 << Rank.TEN)
+    lengths = [_suit_cards(hand, suit).bit_count() for suit in range(4)
+               if suit != int(game) and _suit_cards(hand, suit) & ace_ten == ace_ten]
+    return max(lengths, default=0)
+
+
+SUIT_TERMS = {
+    "trumps - 5": lambda hand, game: _trump_count(hand, game) - 5,
+    "side ace-ten cards beyond 2": lambda hand, game: max(0, _longest_side_ace_ten(hand, game) - 2),
+}
+"""Hand features whose weight in the suit-game strength ``check_suit_terms`` measures."""
+
+
+def check_suit_terms(deals: int, seed: int) -> dict[str, dict[str, float]]:
+    """Per situation and term of ``SUIT_TERMS``: the strength one unit of the term is
+    still worth beyond what ``hand_eval`` gives it, from a logistic fit of the won suit
+    games of ``every_game_played`` on the score and the terms (0: weighed right)."""
+    from ..policy import hand_eval
+
+    rows: dict[str, list[list[float]]] = {"after": [], "skat": [], "hand": []}
+    for played in every_game_played(deals, seed):
+        if played.game not in hand_eval.SUIT_GAMES:
+            continue
+        before = hand_eval.strength(played.hand, played.game, played.seat)
+        for situation, score, cards, won in (("after", played.after_score, played.kept, played.won_after),
+                                             ("skat", before, played.hand, played.won_after),
+                                             ("hand", before, played.hand, played.won_hand)):
+            rows[situation].append([score, 1.0, *(term(cards, played.game) for term in SUIT_TERMS.values()), won])
+    out = {}
+    for situation, table in rows.items():
+        data = np.array(table, float)
+        w = _logistic_weights(data[:, :-1], data[:, -1])
+        out[situation] = {name: float(w[2 + i] / w[0]) for i, name in enumerate(SUIT_TERMS)}
+    return out
+
+
+def reliability(deals: int, seed: int) -> dict[str, list[tuple[float, int, float, float]]]:
+    """Per family (suit, grand): the curves' win chance after the discard against the
+    share won on ``every_game_played``, in bins of 0.1 from 0.3 up: (bin start, games,
+    mean chance, share won).  Grands are read without ``GRAND_CAUTION``."""
+    from ..policy import hand_eval
+
+    chances: dict[str, list[tuple[float, bool]]] = {"suit": [], "grand": []}
+    for played in every_game_played(deals, seed):
+        family = hand_eval.family(played.game)
+        if family in chances:
+            chances[family].append((hand_eval.CURVES[(family, "after")].chance(played.after_score), played.won_after))
+    out = {}
+    for family, rows in chances.items():
+        table = np.array(rows, float)
+        out[family] = []
+        for start in np.arange(0.3, 1.0, 0.1):
+            inside = (table[:, 0] >= start) & (table[:, 0] < start + 0.1)
+            if inside.any():
+                out[family].append((float(start), int(inside.sum()), float(table[inside, 0].mean()),
+                                    float(table[inside, 1].mean())))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.tools.selfplay", description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
@@ -214,7 +317,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="the two opponents of the heuristic player")
     parser.add_argument("--fit-curves", type=int, metavar="DEALS",
                         help="instead of a series: refit the bidding curves on this many deals")
+    parser.add_argument("--check-terms", type=int, metavar="DEALS",
+                        help="instead of a series: what the suit strength's terms are still worth, on this many deals")
+    parser.add_argument("--reliability", type=int, metavar="DEALS",
+                        help="instead of a series: the curves' win chances against the games won, on this many deals")
     args = parser.parse_args(argv)
+    if args.reliability:
+        for family, bins in reliability(args.reliability, args.seed).items():
+            for start, games, chance, won in bins:
+                print(f"  {family:5} {start:.1f}-{start + 0.1:.1f}  {games:5} games  chance {chance:.3f}  "
+                      f"won {won:.3f}  ({won - chance:+.3f})")
+        return 0
+    if args.check_terms:
+        print("strength one unit of each term is still worth (0: weighed right)")
+        for situation, terms in check_suit_terms(args.check_terms, args.seed).items():
+            print(f"  {situation:6}" + "".join(f"  {name}: {value:+.2f}" for name, value in terms.items()))
+        return 0
     if args.fit_curves:
         for (fam, situation), (centre, scale) in fit_bidding_curves(args.fit_curves, args.seed).items():
             if math.isfinite(centre) and math.isfinite(scale):

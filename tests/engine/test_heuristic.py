@@ -13,7 +13,7 @@ from engine.policy import heuristic_core as core
 from engine.players.heuristic import HeuristicPlayer
 from engine.rules import GameType
 from engine.scoring import Declaration
-from engine.tools.selfplay import run_series
+from engine.tools.selfplay import reliability, run_series
 from engine.series import play_game
 
 C, S, H, D, G, N = GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS, GameType.GRAND, GameType.NULL
@@ -195,6 +195,13 @@ def test_plays_hand_with_a_hand_that_needs_no_skat():
 
 def test_takes_the_skat_with_an_average_game():
     assert hand_eval.hand_decision(cards("CJ.HJ.HA.HT.H8.H7.SA.C9.CK.D8"), 1, 18) is None
+
+
+def test_the_reliability_table_puts_each_game_in_the_bin_of_its_chance():
+    for family, bins in reliability(200, 2).items():
+        assert family in ("suit", "grand") and bins
+        for start, games, chance, won in bins:
+            assert games > 0 and start <= chance < start + 0.1 and 0 <= won <= 1
 
 
 def test_discard_banks_a_lone_ten_and_makes_a_void():
