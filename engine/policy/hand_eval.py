@@ -38,6 +38,16 @@ _JACK_CARDS = tuple(1 << (s * 8 + Rank.JACK) for s in (Suit.CLUBS, Suit.SPADES, 
 SUIT_JACK_WEIGHTS = (1.45, 1.3, 1.15, 1.05)
 SUIT_TRUMP_WEIGHTS = {_ACE: 1.0, _TEN: 0.9, _KING: 0.75, _QUEEN: 0.7, _NINE: 0.65, _EIGHT: 0.65, _SEVEN: 0.65}
 GRAND_JACK_WEIGHTS = (1.6, 1.4, 1.25, 1.15)
+SUIT_TRUMP_LENGTH_WEIGHT = 0.15
+"""Suit games: strength per trump held above (or below) five. Measured, with
+``SIDE_ACE_TEN_LENGTH_WEIGHT``, on play-outs of every suit game from every seat
+(``python3 -m engine.tools.selfplay --check-terms 6000 --seed 11``): without
+them a hand with few trumps, or with a long side suit under its ace and ten,
+won less than its strength said."""
+SIDE_ACE_TEN_LENGTH_WEIGHT = 0.4
+"""Suit games: strength taken off a side suit's ace and ten per card of the suit
+beyond two that the defenders do not hold (ours, or in the skat we put away):
+the fewer they hold, the sooner they ruff the ten."""
 DISCARD_POINT_WEIGHT = 0.04
 """Strength per card point put into the skat: the discard's points are the declarer's."""
 FOREHAND_BONUS = {"suit": 0.2, "grand": 0.5}
@@ -65,17 +75,17 @@ class Curve:
 # ten cards kept after the discard, "hand" = playing without the skat;
 # "schneider" = the chance of 90 points in a hand game.
 CURVES: dict[tuple[str, str], Curve] = {
-    ("grand", "after"): Curve(5.97, 0.98),
-    ("grand", "hand"): Curve(5.78, 1.06),
-    ("grand", "schneider"): Curve(8.65, 0.80),
-    ("grand", "skat"): Curve(4.57, 1.30),
+    ("grand", "after"): Curve(6.00, 1.00),
+    ("grand", "hand"): Curve(5.79, 1.07),
+    ("grand", "schneider"): Curve(8.68, 0.82),
+    ("grand", "skat"): Curve(4.59, 1.32),
     ("null", "after"): Curve(-4.53, 2.01),
     ("null", "hand"): Curve(-5.19, 2.44),
     ("null", "skat"): Curve(-3.94, 2.96),
-    ("suit", "after"): Curve(7.16, 0.70),
-    ("suit", "hand"): Curve(6.80, 0.72),
-    ("suit", "schneider"): Curve(8.70, 0.55),
-    ("suit", "skat"): Curve(5.72, 0.96),
+    ("suit", "after"): Curve(6.54, 0.75),
+    ("suit", "hand"): Curve(6.38, 0.77),
+    ("suit", "schneider"): Curve(8.69, 0.62),
+    ("suit", "skat"): Curve(5.04, 1.00),
 }
 
 BID_CHANCE = 0.45
@@ -98,8 +108,9 @@ def _jacks(hand: Mask) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=None)
-def _side_value(ranks: int, trump_count: int, grand: bool) -> float:
-    """What a plain suit adds to a suit or grand game."""
+def _side_value(ranks: int, trump_count: int, grand: bool, put_away: int = 0) -> float:
+    """What a plain suit adds to a suit or grand game; ``put_away``: how many cards
+    of the suit the declarer discarded."""
     n = ranks.bit_count()
     ace, ten, king = bool(ranks & _ACE), bool(ranks & _TEN), bool(ranks & _KING)
     value = 0.0
@@ -127,6 +138,8 @@ def _side_value(ranks: int, trump_count: int, grand: bool) -> float:
         value += 0.2  # a singleton becomes a void after one trick
     if not ace:
         value -= 0.12 * max(0, n - (2 if ten else 1))  # losers the declarer must give away
+    elif ten and not grand:
+        value -= SIDE_ACE_TEN_LENGTH_WEIGHT * (n + put_away - 2)
     return value
 
 
@@ -150,6 +163,7 @@ def _trump_part(hand: Mask, game: GameType) -> tuple[float, int]:
             score += weight
     if trump_count >= 6:
         score += 0.3 * (trump_count - 5)
+    score += SUIT_TRUMP_LENGTH_WEIGHT * (trump_count - 5)
     return score, trump_count
 
 
@@ -166,10 +180,11 @@ def _with_side_values(score: float, side_values, game: GameType, seat: int) -> f
     return score
 
 
-def suit_strength(hand: Mask, game: GameType, seat: int) -> float:
-    """Strength of ``hand`` (usually ten cards) for a suit game."""
+def suit_strength(hand: Mask, game: GameType, seat: int, discard: Mask = 0) -> float:
+    """Strength of ``hand`` (usually ten cards) for a suit game, ``discard`` put away."""
     score, trump_count = _trump_part(hand, game)
-    side = [_side_value(_suit_ranks(hand, suit), trump_count, False) for suit in _side_suits(game)]
+    side = [_side_value(_suit_ranks(hand, suit), trump_count, False, _suit_ranks(discard, suit).bit_count())
+            for suit in _side_suits(game)]
     return _with_side_values(score, side, game, seat)
 
 
@@ -202,12 +217,13 @@ def null_score(hand: Mask) -> float:
     return -float(null_danger(hand))
 
 
-def strength(hand: Mask, game: GameType, seat: int) -> float:
+def strength(hand: Mask, game: GameType, seat: int, discard: Mask = 0) -> float:
+    """Strength of ``hand`` for ``game``, ``discard`` put away (a suit game counts it)."""
     if game == GameType.NULL:
         return null_score(hand)
     if game == GameType.GRAND:
         return grand_strength(hand, seat)
-    return suit_strength(hand, game, seat)
+    return suit_strength(hand, game, seat, discard)
 
 
 GRAND_CAUTION = 0.3
@@ -251,7 +267,7 @@ def best_discard(cards: Mask, game: GameType, seat: int) -> tuple[Mask, float]:
             candidates = all_cards
     # Discarding side cards leaves the trump part of the strength as it is, and
     # changes the value of one or two side suits only: the same sums as
-    # ``strength(kept)``, term by term, without recomputing the rest per pair.
+    # ``strength(kept, game, seat, discard)``, term by term, without recomputing the rest per pair.
     side_only = game != GameType.NULL and not any((1 << c) & trumps for c in candidates)
     if side_only:
         trump_score, trump_count = _trump_part(cards, game)
@@ -273,12 +289,13 @@ def best_discard(cards: Mask, game: GameType, seat: int) -> tuple[Mask, float]:
                 score = -float(danger) + ((a & 7) + (b & 7)) * 0.001
             elif side_only:
                 side = [value if suit != a >> 3 and suit != b >> 3
-                        else _side_value(_suit_ranks(kept, suit), trump_count, grand)
+                        else _side_value(_suit_ranks(kept, suit), trump_count, grand,
+                                         _suit_ranks(discard, suit).bit_count())
                         for suit, value in zip(suits, full)]
                 score = (_with_side_values(trump_score, side, game, seat)
                          + DISCARD_POINT_WEIGHT * (CARD_POINTS[a] + CARD_POINTS[b]))
             else:
-                score = strength(kept, game, seat) + DISCARD_POINT_WEIGHT * (CARD_POINTS[a] + CARD_POINTS[b])
+                score = strength(kept, game, seat, discard) + DISCARD_POINT_WEIGHT * (CARD_POINTS[a] + CARD_POINTS[b])
             if score > best_score:
                 best_mask, best_score = discard, score
     return best_mask, best_score
@@ -297,7 +314,7 @@ def ranked_discards(cards: Mask, game: GameType, seat: int) -> list[Mask]:
             if game == GameType.NULL:
                 score = null_score(kept) + ((a & 7) + (b & 7)) * 0.001
             else:
-                score = strength(kept, game, seat) + DISCARD_POINT_WEIGHT * (CARD_POINTS[a] + CARD_POINTS[b])
+                score = strength(kept, game, seat, discard) + DISCARD_POINT_WEIGHT * (CARD_POINTS[a] + CARD_POINTS[b])
             scored.append((score, discard))
     scored.sort(key=lambda pair: (-pair[0], pair[1]))
     return [discard for _, discard in scored]
@@ -422,7 +439,7 @@ def kept_options(kept: Mask, discard: Mask, seat: int) -> list[Option]:
                 decl = Declaration(game, ouvert=ouvert)
                 options.append(Option(decl, game_value(decl, cards), _null_chance(score, "after", ouvert), discard))
         else:
-            score = strength(kept, game, seat) + DISCARD_POINT_WEIGHT * points_of(discard)
+            score = strength(kept, game, seat, discard) + DISCARD_POINT_WEIGHT * points_of(discard)
             decl = Declaration(game)
             chance = trump_game_chance(game, "after", score)
             options.append(Option(decl, game_value(decl, cards), chance, discard))

@@ -36,11 +36,14 @@ _JACK_CARDS = tuple(s * 8 + Rank.JACK for s in (Suit.CLUBS, Suit.SPADES, Suit.HE
 
 @lru_cache(maxsize=None)
 def _tables() -> dict[str, np.ndarray]:
-    side = np.zeros((2, 12, 256))
+    # by grand or not, trump count, the suit's byte, and how many of its cards were put away
+    side = np.zeros((2, 12, 256, 3))
     for grand in (0, 1):
         for count in range(12):
             for byte in range(256):
-                side[grand, count, byte] = hand_eval._side_value(byte & ~_JACK_BIT, count, bool(grand))
+                for put_away in range(3):
+                    side[grand, count, byte, put_away] = hand_eval._side_value(byte & ~_JACK_BIT, count, bool(grand),
+                                                                               put_away)
     suit_score = np.zeros((16, 256))
     suit_count = np.zeros((16, 256), np.int64)
     grand_score = np.zeros(16)
@@ -63,9 +66,10 @@ def _tables() -> dict[str, np.ndarray]:
             for b in bits[i + 1:]:
                 less_two[byte] = min(less_two[byte], danger[byte & ~(1 << a) & ~(1 << b)])
     byte_points = np.array([sum(CARD_POINTS[b] for b in range(8) if v >> b & 1) for v in range(256)], float)
+    byte_cards = np.array([v.bit_count() for v in range(256)], np.int64)
     return {"side": side, "suit_score": suit_score, "suit_count": suit_count, "grand_score": grand_score,
             "grand_count": grand_count, "danger": danger, "less_one": less_one, "less_two": less_two,
-            "byte_points": byte_points}
+            "byte_points": byte_points, "byte_cards": byte_cards}
 
 
 def _bytes(hands: np.ndarray) -> list[np.ndarray]:
@@ -79,12 +83,17 @@ def _jack_nibble(hands: np.ndarray) -> np.ndarray:
     return nibble
 
 
-def strengths(hands: np.ndarray, seat: int) -> np.ndarray:
-    """(n, 6): ``hand_eval.strength`` of each hand for D, H, S, C, grand and null."""
+def strengths(hands: np.ndarray, seat: int, discards: np.ndarray | None = None) -> np.ndarray:
+    """(n, 6): ``hand_eval.strength`` of each hand for D, H, S, C, grand and null (with
+    ``discards``, each hand's discard put away)."""
     t = _tables()
     hands = np.asarray(hands, np.int64)
     nibble = _jack_nibble(hands)
     suit_bytes = _bytes(hands)
+    put_away = [np.zeros(hands.shape, np.int64)] * 4
+    if discards is not None:
+        put_away = [t["byte_cards"][b & ~_JACK_BIT] for b in _bytes(np.broadcast_to(np.asarray(discards, np.int64),
+                                                                                     hands.shape))]
     out = np.zeros(hands.shape + (6,))
     forehand = seat == 0
     for game in range(4):
@@ -92,14 +101,14 @@ def strengths(hands: np.ndarray, seat: int) -> np.ndarray:
         count = t["suit_count"][nibble, suit_bytes[game]]
         for suit in range(4):
             if suit != game:
-                score += t["side"][0, count, suit_bytes[suit]]
+                score += t["side"][0, count, suit_bytes[suit], put_away[suit]]
         if forehand:
             score += hand_eval.FOREHAND_BONUS["suit"]
         out[..., game] = score
     score = t["grand_score"][nibble].copy()
     count = t["grand_count"][nibble]
     for suit in range(4):
-        score += t["side"][1, count, suit_bytes[suit]]
+        score += t["side"][1, count, suit_bytes[suit], 0]
     if forehand:
         score += hand_eval.FOREHAND_BONUS["grand"]
     out[..., 4] = score
@@ -228,7 +237,7 @@ def bidding_options(hands: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarra
 
 def kept_options(kept: np.ndarray, discard: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
     """(chances, values): ``hand_eval.kept_options`` (the ten cards kept after a discard)."""
-    scores = strengths(kept, seat)
+    scores = strengths(kept, seat, discard)
     scores[..., :5] += hand_eval.DISCARD_POINT_WEIGHT * points(discard)[..., None]
     chances = np.zeros(scores.shape[:-1] + (7,))
     chances[..., :5] = _trump_chances(scores, "after")

@@ -82,12 +82,12 @@ def _hand_terms(hand, forehand, tables, side, suit_score, suit_count, jack_cards
         count = suit_count[nibble, bytes_[g]]
         for s in range(4):
             if s != g:
-                score += side[0, count, bytes_[s]]
+                score += side[0, count, bytes_[s], 0]
         strengths[g] = score + forehand[0]
     count = int(grand_count[nibble])
     score = grand_score[nibble]
     for s in range(4):
-        score += side[1, count, bytes_[s]]
+        score += side[1, count, bytes_[s], 0]
     strengths[4] = score + forehand[1]
     d0, d1, d2, d3 = danger[b0], danger[b1], danger[b2], danger[b3]
     dangers = (d0, d1, d2, d3)
@@ -99,6 +99,31 @@ def _hand_terms(hand, forehand, tables, side, suit_score, suit_count, jack_cards
         for u in range(s + 1, 4):
             best = min(best, total - dangers[s] - dangers[u] + less_one[bytes_[s]] + less_one[bytes_[u]])
     return -best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _put_away_terms(ten, a, b, game, side, suit_count, jack_cards, jacks):
+    """What the side suits of a suit game gain or lose in strength when cards ``a`` and ``b``
+    were put away rather than never held (``hand_eval._side_value``'s ``put_away``)."""
+    if game >= 4:
+        return 0.0
+    nibble = 0
+    for i in range(4):
+        nibble |= ((ten >> jack_cards[i]) & 1) << i
+    count = suit_count[nibble, (ten >> (8 * game)) & 0xFF]
+    out = 0.0
+    for s in range(4):
+        if s == game:
+            continue
+        k = 0
+        if a >> 3 == s and not (jacks >> a) & 1:
+            k += 1
+        if b >> 3 == s and not (jacks >> b) & 1:
+            k += 1
+        if k:
+            byte = (ten >> (8 * s)) & 0xFF
+            out += side[0, count, byte, k] - side[0, count, byte, 0]
+    return out
 
 
 @njit(cache=True, nogil=True)
@@ -158,7 +183,8 @@ def _judge_world(hand12, discard, forehand, steps, bid, game, side, suit_score, 
             if game == 5:
                 discard_scores[p] = strengths[5] + ((a & 7) + (b & 7)) * 0.001
             else:
-                discard_scores[p] = strengths[game] + point_weight * (card_points[a] + card_points[b])
+                discard_scores[p] = (strengths[game] + point_weight * (card_points[a] + card_points[b])
+                                     + _put_away_terms(ten, a, b, game, side, suit_count, jack_cards, jacks))
             # equal scores are frequent (a seven or an eight away: the same strength); the heuristic
             # keeps the first pair in this order, so the later ones lose a hair (far below any real
             # difference, which is at least a thousandth)

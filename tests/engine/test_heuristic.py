@@ -13,7 +13,7 @@ from engine.policy import heuristic_core as core
 from engine.players.heuristic import HeuristicPlayer
 from engine.rules import GameType
 from engine.scoring import Declaration
-from engine.tools.selfplay import reliability, run_series
+from engine.tools.selfplay import check_suit_terms, reliability, run_series
 from engine.series import play_game
 
 C, S, H, D, G, N = GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS, GameType.GRAND, GameType.NULL
@@ -195,6 +195,40 @@ def test_plays_hand_with_a_hand_that_needs_no_skat():
 
 def test_takes_the_skat_with_an_average_game():
     assert hand_eval.hand_decision(cards("CJ.HJ.HA.HT.H8.H7.SA.C9.CK.D8"), 1, 18) is None
+
+
+def _best_game(twelve: int, seat: int) -> GameType:
+    options = [o for o in hand_eval.declaration_options(twelve, seat) if not o.declaration.ouvert]
+    return max(options, key=lambda o: o.expected).declaration.game
+
+
+def test_chooses_the_longer_trumps_over_a_suit_that_makes_a_long_side_ace_ten():
+    # hearts keeps the diamond ace-ten-king as a side suit with four trumps;
+    # diamonds has six trumps (XSkat won this deal as diamonds, we lost it as hearts)
+    assert _best_game(cards("D8.DT.DK.HT.HJ.HQ.C7.CJ.CQ.CA.DA.HK"), 1) == D
+
+
+def test_a_long_side_ace_ten_is_worth_less_and_putting_its_low_cards_away_does_not_help():
+    ace_ten, with_two_more = (hand_eval._suit_ranks(cards(text), int(H)) for text in ("HA.HT", "HA.HT.H9.H8"))
+    assert hand_eval._side_value(with_two_more, 5, False) < hand_eval._side_value(ace_ten, 5, False)
+    # the defenders hold as few hearts whether the nine and eight are ours or in the skat
+    assert hand_eval._side_value(ace_ten, 5, False, 2) == hand_eval._side_value(with_two_more, 5, False)
+
+
+def test_more_trumps_make_a_suit_game_stronger_beyond_the_cards_themselves():
+    side = "SA.ST.DA.HA"
+    five, six = cards("CJ.CA.CT.C9.C8." + side + ".D7"), cards("CJ.CA.CT.C9.C8.C7." + side)
+    # the seven of trumps in place of a side seven: its own weight, and the length
+    assert hand_eval.strength(six, C, 1) - hand_eval.strength(five, C, 1) > 0.65 + hand_eval.SUIT_TRUMP_LENGTH_WEIGHT
+
+
+def test_the_suit_strength_weighs_trump_length_and_a_long_side_ace_ten_about_right():
+    # what a unit of each term is still worth, fitted on play-outs of every suit game
+    # (``python3 -m engine.tools.selfplay --check-terms``); before the terms were
+    # weighed: trumps +0.26 after the discard, side ace-ten -0.41
+    for situation, terms in check_suit_terms(1500, 11).items():
+        for name, value in terms.items():
+            assert abs(value) < 0.3, (situation, name, value)
 
 
 def test_the_reliability_table_puts_each_game_in_the_bin_of_its_chance():

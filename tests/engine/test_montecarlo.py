@@ -385,6 +385,6 @@ def test_bid_chance_is_a_spec_parameter_of_the_heuristic_bidding():
     with pytest.raises(ValueError, match="bid_chance"):
         make_player("pimc:bid_chance=1.5", 1)
     # a hand the heuristic's threshold passes and a lower one bids
-    hand = mask_of([Card.from_str(c) for c in "DJ DA D9 D8 CA CK ST SK HQ H8".split()])
+    hand = mask_of([Card.from_str(c) for c in "DJ DT D9 D8 CA CK ST SK HQ H8".split()])
     assert make_player("mcu", 1).before_play.bid_limit(hand, 0) == 0
     assert bolder.before_play.bid_limit(hand, 0) > 18
