@@ -372,7 +372,8 @@ def _null_chance(score: float, situation: str, ouvert: bool) -> float:
     return chance
 
 
-def hand_options(hand: Mask, seat: int) -> list[Option]:
+@lru_cache(maxsize=4096)
+def hand_options(hand: Mask, seat: int) -> tuple[Option, ...]:
     """Games playable without the skat, from ten cards, with their chances."""
     options = []
     for game in (*SUIT_GAMES, GameType.GRAND):
@@ -389,7 +390,7 @@ def hand_options(hand: Mask, seat: int) -> list[Option]:
     for ouvert in (False, True):
         decl = Declaration(GameType.NULL, hand=True, ouvert=ouvert)
         options.append(Option(decl, game_value(decl, hand), _null_chance(score, "hand", ouvert)))
-    return options
+    return tuple(options)
 
 
 def null_skat_score(hand: Mask) -> float:
@@ -398,7 +399,8 @@ def null_skat_score(hand: Mask) -> float:
     return best_discard(hand, GameType.NULL, FOREHAND)[1]
 
 
-def skat_options(hand: Mask, seat: int) -> list[Option]:
+@lru_cache(maxsize=4096)
+def skat_options(hand: Mask, seat: int) -> tuple[Option, ...]:
     """Games with the skat taken, judged from ten cards before seeing it."""
     options = []
     for game in (*SUIT_GAMES, GameType.GRAND):
@@ -409,10 +411,11 @@ def skat_options(hand: Mask, seat: int) -> list[Option]:
     for ouvert in (False, True):
         decl = Declaration(GameType.NULL, ouvert=ouvert)
         options.append(Option(decl, game_value(decl, hand), _null_chance(score, "skat", ouvert)))
-    return options
+    return tuple(options)
 
 
-def declaration_options(cards: Mask, seat: int) -> list[Option]:
+@lru_cache(maxsize=4096)
+def declaration_options(cards: Mask, seat: int) -> tuple[Option, ...]:
     """Games after taking the skat: twelve cards, each with its best discard."""
     options = []
     for game in (*SUIT_GAMES, GameType.GRAND, GameType.NULL):
@@ -425,7 +428,7 @@ def declaration_options(cards: Mask, seat: int) -> list[Option]:
             decl = Declaration(game)
             chance = trump_game_chance(game, "after", score)
             options.append(Option(decl, game_value(decl, cards), chance, discard))
-    return options
+    return tuple(options)
 
 
 def kept_options(kept: Mask, discard: Mask, seat: int) -> list[Option]:
