@@ -41,6 +41,9 @@ class HeuristicPlayer(Player):
         self._rng_seed = random.getrandbits(62) if seed is None else seed
         self._rng = None  # the core's generator, made on first use: making it compiles numba code
         self._bid_limits: dict[tuple[int, int, float], int] = {}
+        self.hand_eval = hand_eval
+        """Bidding, skat, discard and declaration (``engine.policy.hand_eval``;
+        ``engine.tools.policy_ab --hand-eval`` gives an earlier revision's copy to compare with)."""
         self.bid_chance = hand_eval.BID_CHANCE
         """Bid up to games with at least this win chance with the skat (a measurement may change it)."""
         self.policy = core
@@ -71,12 +74,12 @@ class HeuristicPlayer(Player):
             return Decision(move, self._skat_analysis(view, move))
         if phase == Phase.DISCARD:
             plan = self._plan_after_skat(view)
-            options = self._legal(view, hand_eval.declaration_options(view.hands[view.declarer], view.declarer))
+            options = self._legal(view, self.hand_eval.declaration_options(view.hands[view.declarer], view.declarer))
             return Decision(Discard(plan.discard), self._options_analysis(view, options, plan, "discard"),
                             plan=plan.declaration)
         if phase == Phase.DECLARE:
             declaration = self._declaration_after_discard(view)
-            options = self._legal(view, hand_eval.kept_options(view.hands[view.declarer], view.discard,
+            options = self._legal(view, self.hand_eval.kept_options(view.hands[view.declarer], view.discard,
                                                                view.declarer))
             chosen = next((o for o in options if o.declaration == declaration), None)
             return Decision(Declare(declaration), self._options_analysis(view, options, chosen, "declaration"))
@@ -95,12 +98,12 @@ class HeuristicPlayer(Player):
         hand = view.hands[seat]
         most = self.bid_limit(hand, seat)
         stake = view.bid if view.awaiting_listener else (view.next_bid() or view.bid)
-        skat, hand_games = hand_eval.skat_options(hand, seat), hand_eval.hand_options(hand, seat)
-        likely = [o for o in skat if o.chance >= hand_eval.BID_CHANCE]
-        likely += [o for o in hand_games if o.chance >= hand_eval.HAND_CHANCE]
+        skat, hand_games = self.hand_eval.skat_options(hand, seat), self.hand_eval.hand_options(hand, seat)
+        likely = [o for o in skat if o.chance >= self.hand_eval.BID_CHANCE]
+        likely += [o for o in hand_games if o.chance >= self.hand_eval.HAND_CHANCE]
         chosen = next((o for o in likely if o.value == most), None) if most >= stake else None
-        thresholds = (f"win chance at least {hand_eval.BID_CHANCE:.0%} with the skat, "
-                      f"{hand_eval.HAND_CHANCE:.0%} hand")
+        thresholds = (f"win chance at least {self.hand_eval.BID_CHANCE:.0%} with the skat, "
+                      f"{self.hand_eval.HAND_CHANCE:.0%} hand")
         if not most:
             note = f"no game with a {thresholds}: passes"
         else:
@@ -113,13 +116,13 @@ class HeuristicPlayer(Player):
         seat = view.declarer
         hand = view.hands[seat]
         declared = move.declaration if isinstance(move, Declare) else None
-        options = [*hand_eval.skat_options(hand, seat), *hand_eval.hand_options(hand, seat)]
+        options = [*self.hand_eval.skat_options(hand, seat), *self.hand_eval.hand_options(hand, seat)]
         candidates = [ContractCandidate.estimate(o.declaration, None, o.chance, o.expected,
                                                  o.declaration == declared) for o in options]
         if declared is not None:
             note = "a hand game: likely won and worth more than any game with the skat"
         else:
-            note = (f"takes the skat: no hand game with a win chance of {hand_eval.HAND_CHANCE:.0%} "
+            note = (f"takes the skat: no hand game with a win chance of {self.hand_eval.HAND_CHANCE:.0%} "
                     "worth more than a game with the skat")
         return self._analysis(view, seat, view.bid, candidates, None, note)
 
@@ -135,7 +138,7 @@ class HeuristicPlayer(Player):
     def bid_limit(self, hand: int, seat: int) -> int:
         key = (hand, seat, self.bid_chance)
         if key not in self._bid_limits:
-            self._bid_limits[key] = hand_eval.bid_limit(hand, seat, self.bid_chance)
+            self._bid_limits[key] = self.hand_eval.bid_limit(hand, seat, self.bid_chance)
         return self._bid_limits[key]
 
     def _bidding_move(self, view: GameState):
@@ -153,7 +156,7 @@ class HeuristicPlayer(Player):
 
     def _skat_move(self, view: GameState):
         seat = view.declarer
-        option = hand_eval.hand_decision(view.hands[seat], seat, view.bid)
+        option = self.hand_eval.hand_decision(view.hands[seat], seat, view.bid)
         if option is not None and view.declaration_problem(option.declaration) is None:
             return Declare(option.declaration)
         return PickUp(view.skat if view.skat_known else None)
@@ -161,14 +164,14 @@ class HeuristicPlayer(Player):
     def _plan_after_skat(self, view: GameState) -> Option:
         """The game to play with twelve cards, and the discard for it."""
         seat = view.declarer
-        options = hand_eval.declaration_options(view.hands[seat], seat)
+        options = self.hand_eval.declaration_options(view.hands[seat], seat)
         # The engine's rule: e.g. a null below the bid is refused, so never plan it.
-        return hand_eval.choose_best(self._legal(view, options), view.bid)
+        return self.hand_eval.choose_best(self._legal(view, options), view.bid)
 
     def _declaration_after_discard(self, view: GameState) -> Declaration:
         seat = view.declarer
-        options = hand_eval.kept_options(view.hands[seat], view.discard, seat)
-        return hand_eval.choose_best(self._legal(view, options), view.bid).declaration
+        options = self.hand_eval.kept_options(view.hands[seat], view.discard, seat)
+        return self.hand_eval.choose_best(self._legal(view, options), view.bid).declaration
 
     # card play -------------------------------------------------------------
 

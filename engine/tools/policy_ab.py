@@ -7,6 +7,10 @@ revision ``REV``, and prints the paired difference per game (new − old), as
 ``skat tournament`` pairs two specs: the check that a change of the policy
 loses nothing in our own tournament.
 
+``--hand-eval`` gives the old players ``engine/policy/hand_eval.py`` of ``REV``
+as well (bidding, skat, discard, declaration): the check for a change of the
+hand evaluation.
+
 ``--declarer DEFENDERS`` measures the declarer's card play alone: each
 deal is bid and declared by heuristic players, then played twice from the
 same contract, the declarer's cards once from each policy, the defenders'
@@ -14,8 +18,8 @@ from ``DEFENDERS`` (a player spec, e.g. ``heuristic`` or
 ``mcu:simulations=100``); it prints the declarer's win rate with each and
 the paired Seeger-Fabian difference per declared game, by game type.
 
-Bidding, discard and declaration are the same in both (they are
-``engine.policy.hand_eval``'s, not the card policy's).
+Without ``--hand-eval`` bidding, discard and declaration are the same in
+both (they are ``engine.policy.hand_eval``'s, not the card policy's).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..game import Phase
@@ -36,33 +41,56 @@ from ..series import deal_game, finish_game
 from ..tournament import seed_for, arrangements, generate_deals, mean_ci, play_tournament_game
 
 POLICY_PATH = "engine/policy/heuristic_core.py"
+HAND_EVAL_PATH = "engine/policy/hand_eval.py"
 
 
-def load_policy(revision: str, folder: Path):
-    """The heuristic core as it was at ``revision``, imported from a copy in ``folder``
-    (numba compiles it once and caches it beside the copy)."""
+def _load_earlier(revision: str, folder: Path, source_path: str, module_name: str):
+    """The module ``source_path`` as it was at ``revision``, imported from a copy in
+    ``folder`` as ``module_name``."""
     root = Path(__file__).resolve().parents[2]
-    source = subprocess.run(["git", "-C", str(root), "show", f"{revision}:{POLICY_PATH}"],
+    source = subprocess.run(["git", "-C", str(root), "show", f"{revision}:{source_path}"],
                             capture_output=True, text=True)
     if source.returncode != 0:
-        raise SystemExit(f"policy_ab: cannot read {POLICY_PATH} at {revision!r}: {source.stderr.strip()}")
-    path = folder / "heuristic_core_earlier.py"
+        raise SystemExit(f"policy_ab: cannot read {source_path} at {revision!r}: {source.stderr.strip()}")
+    path = folder / (module_name.rpartition(".")[2] + ".py")
     path.write_text(source.stdout)
-    spec = importlib.util.spec_from_file_location("heuristic_core_earlier", path)
+    spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
 
 
-def _heuristic(policy, seed: int) -> HeuristicPlayer:
+def load_policy(revision: str, folder: Path):
+    """The heuristic core as it was at ``revision`` (numba compiles it once and caches it
+    beside the copy)."""
+    return _load_earlier(revision, folder, POLICY_PATH, "heuristic_core_earlier")
+
+
+def load_hand_eval(revision: str, folder: Path):
+    """``engine.policy.hand_eval`` as it was at ``revision`` (named inside the package, so
+    that its relative imports find this checkout's modules)."""
+    return _load_earlier(revision, folder, HAND_EVAL_PATH, "engine.policy.hand_eval_earlier")
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """What an old player takes from the earlier revision."""
+
+    policy: object
+    hand_eval: object | None = None
+
+
+def _heuristic(earlier: Earlier | None, seed: int) -> HeuristicPlayer:
     player = HeuristicPlayer(seed)
-    if policy is not None:
-        player.policy = policy
+    if earlier is not None:
+        player.policy = earlier.policy
+        if earlier.hand_eval is not None:
+            player.hand_eval = earlier.hand_eval
     return player
 
 
-def tournament(old_policy, deal_count: int, seed: int) -> tuple[float, float, int]:
+def tournament(earlier: Earlier, deal_count: int, seed: int) -> tuple[float, float, int]:
     """New − old Seeger-Fabian per game, paired by deal, over the arrangements of (new, old, old)."""
     labels = ["new", "old", "old"]
     diffs = []
@@ -70,7 +98,7 @@ def tournament(old_policy, deal_count: int, seed: int) -> tuple[float, float, in
         scores = {0: [], 1: []}
         for arrangement in arrangements(labels):
             # seeded by seat, not by arrangement: two equal policies play the very same games
-            players = [_heuristic(old_policy if label else None, seed_for(seed, index, seat))
+            players = [_heuristic(earlier if label else None, seed_for(seed, index, seat))
                        for seat, label in enumerate(arrangement)]
             result = play_tournament_game(deal, players).result()
             by_seat = result.scores_by_seat()[1] if result is not None else (0, 0, 0)
@@ -81,7 +109,7 @@ def tournament(old_policy, deal_count: int, seed: int) -> tuple[float, float, in
     return mean, ci, len(diffs)
 
 
-def declarer_only(old_policy, deal_count: int, seed: int, defenders: str) -> dict:
+def declarer_only(earlier: Earlier, deal_count: int, seed: int, defenders: str) -> dict:
     """Each declared suit or grand game played from its contract with each policy's declarer."""
     won = {"new": 0, "old": 0}
     by_game: dict[str, list[int]] = defaultdict(list)
@@ -92,7 +120,7 @@ def declarer_only(old_policy, deal_count: int, seed: int, defenders: str) -> dic
             continue
         declarer = contract.declarer
         score = {}
-        for label, policy in (("new", None), ("old", old_policy)):
+        for label, policy in (("new", None), ("old", earlier)):
             players = [_heuristic(policy, seed_for(seed, index, "declarer")) if seat == declarer
                        else make_player(defenders, seed_for(seed, index, seat)) for seat in range(3)]
             result = finish_game(contract.copy(), players).result()
@@ -111,9 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--declarer", metavar="DEFENDERS",
                         help="compare the declarer's card play only, against these defenders (a player spec)")
+    parser.add_argument("--hand-eval", action="store_true",
+                        help="the old players' bidding, skat, discard and declaration from the revision too")
     args = parser.parse_args(argv)
+    if args.hand_eval and args.declarer:
+        parser.error("--declarer plays both from the same contract: it compares card play only")
     with tempfile.TemporaryDirectory(prefix="policy-ab-") as folder:
-        old = load_policy(args.revision, Path(folder))
+        old = Earlier(load_policy(args.revision, Path(folder)),
+                      load_hand_eval(args.revision, Path(folder)) if args.hand_eval else None)
         if args.declarer:
             make_player(args.declarer, 0)  # a bad spec fails before any game
             out = declarer_only(old, args.deals, args.seed, args.declarer)
@@ -127,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {game:9} {n:5} games  {m:+.2f} ± {c:.2f}")
         else:
             mean, ci, deals = tournament(old, args.deals, args.seed)
-            print(f"heuristic new − {args.revision}: {mean:+.2f} ± {ci:.2f} Seeger-Fabian per game, "
+            what = "card play and hand evaluation" if args.hand_eval else "card play"
+            print(f"heuristic new − {args.revision} ({what}): {mean:+.2f} ± {ci:.2f} Seeger-Fabian per game, "
                   f"paired over {deals} deals (every arrangement of one new against two old)")
     return 0
 
