@@ -29,6 +29,7 @@ from ..cards import Rank
 from ..game import Deal
 from ..players.base import Player, RandomPlayer
 from ..players.heuristic import HeuristicPlayer
+from ..policy import hand_eval
 from ..rules import GameType
 from ..scoring import SCHNEIDER_POINTS, WIN_POINTS
 from ..series import PlayerTotals, play_game
@@ -183,7 +184,6 @@ def every_game_played(deals: int, seed: int):
     """Every game type from every seat of ``deals`` random deals, played out by the
     heuristic after the best discard and as a hand game: the samples that the bidding
     curves are fitted on, free of the bidding's choice."""
-    from ..policy import hand_eval
     from ..policy.playout import playout
 
     rng = random.Random(seed)
@@ -211,8 +211,6 @@ def every_game_played(deals: int, seed: int):
 def fit_bidding_curves(deals: int, seed: int) -> dict[tuple[str, str], tuple[float, float]]:
     """Fit one logistic curve per family and situation (see ``hand_eval.CURVES``) on
     ``every_game_played``."""
-    from ..policy import hand_eval
-
     samples: dict[tuple[str, str], list[tuple[float, int]]] = {}
 
     def add(key, score, outcome):
@@ -238,21 +236,15 @@ def fit_bidding_curves(deals: int, seed: int) -> dict[tuple[str, str], tuple[flo
     return fitted
 
 
-def _suit_cards(hand: int, suit: int) -> int:
-    """The rank bits of ``suit`` in ``hand``, its jack left out."""
-    return (hand >> (8 * suit)) & 0xFF & ~(1 << Rank.JACK)
-
-
 def _trump_count(hand: int, game: GameType) -> int:
-    jacks = sum(hand >> (8 * suit + Rank.JACK) & 1 for suit in range(4))
-    return jacks + _suit_cards(hand, int(game)).bit_count()
+    return hand_eval._trump_part(hand, game)[1]
 
 
 def _longest_side_ace_ten(hand: int, game: GameType) -> int:
     """The length of the longest side suit that holds its ace and ten, 0 if none."""
     ace_ten = (1 << Rank.ACE) | (1 << Rank.TEN)
-    lengths = [_suit_cards(hand, suit).bit_count() for suit in range(4)
-               if suit != int(game) and _suit_cards(hand, suit) & ace_ten == ace_ten]
+    lengths = [hand_eval._suit_ranks(hand, suit).bit_count() for suit in range(4)
+               if suit != int(game) and hand_eval._suit_ranks(hand, suit) & ace_ten == ace_ten]
     return max(lengths, default=0)
 
 
@@ -267,8 +259,6 @@ def check_suit_terms(deals: int, seed: int) -> dict[str, dict[str, float]]:
     """Per situation and term of ``SUIT_TERMS``: the strength one unit of the term is
     still worth beyond what ``hand_eval`` gives it, from a logistic fit of the won suit
     games of ``every_game_played`` on the score and the terms (0: weighed right)."""
-    from ..policy import hand_eval
-
     rows: dict[str, list[list[float]]] = {"after": [], "skat": [], "hand": []}
     for played in every_game_played(deals, seed):
         if played.game not in hand_eval.SUIT_GAMES:
@@ -290,8 +280,6 @@ def reliability(deals: int, seed: int) -> dict[str, list[tuple[float, int, float
     """Per family (suit, grand): the curves' win chance after the discard against the
     share won on ``every_game_played``, in bins of 0.1 from 0.3 up: (bin start, games,
     mean chance, share won).  Grands are read without ``GRAND_CAUTION``."""
-    from ..policy import hand_eval
-
     chances: dict[str, list[tuple[float, bool]]] = {"suit": [], "grand": []}
     for played in every_game_played(deals, seed):
         family = hand_eval.family(played.game)

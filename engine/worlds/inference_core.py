@@ -102,14 +102,12 @@ def _hand_terms(hand, forehand, tables, side, suit_score, suit_count, jack_cards
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _put_away_terms(ten, a, b, game, side, suit_count, jack_cards, jacks):
+def _put_away_terms(ten, nibble, a, b, game, side, suit_count, jacks):
     """What the side suits of a suit game gain or lose in strength when cards ``a`` and ``b``
-    were put away rather than never held (``hand_eval._side_value``'s ``put_away``)."""
+    were put away rather than never held (``hand_eval._side_value``'s ``put_away``);
+    ``nibble``: the jacks of ``ten``."""
     if game >= 4:
         return 0.0
-    nibble = 0
-    for i in range(4):
-        nibble |= ((ten >> jack_cards[i]) & 1) << i
     count = suit_count[nibble, (ten >> (8 * game)) & 0xFF]
     out = 0.0
     for s in range(4):
@@ -178,21 +176,21 @@ def _judge_world(hand12, discard, forehand, steps, bid, game, side, suit_score, 
             if pair == discard:
                 chosen = p
             null_skat = _hand_terms(ten, forehand, tables, side, suit_score, suit_count, jack_cards, strengths)
+            nibble = 0
+            for q in range(4):
+                nibble |= ((ten >> jack_cards[q]) & 1) << q
             # the discard: hand_eval.best_discard's score of keeping ``ten``
             discard_allowed[p] = (candidates & pair) == pair
             if game == 5:
                 discard_scores[p] = strengths[5] + ((a & 7) + (b & 7)) * 0.001
             else:
                 discard_scores[p] = (strengths[game] + point_weight * (card_points[a] + card_points[b])
-                                     + _put_away_terms(ten, a, b, game, side, suit_count, jack_cards, jacks))
+                                     + _put_away_terms(ten, nibble, a, b, game, side, suit_count, jacks))
             # equal scores are frequent (a seven or an eight away: the same strength); the heuristic
             # keeps the first pair in this order, so the later ones lose a hair (far below any real
             # difference, which is at least a thousandth)
             discard_scores[p] -= TIE_BREAK * p
             # the bidding: skat and hand options of the ten cards it held
-            nibble = 0
-            for q in range(4):
-                nibble |= ((ten >> jack_cards[q]) & 1) << q
             for g in range(5):
                 fam = 0 if g < 4 else 1
                 score = strengths[g] - (grand_caution if g == 4 else 0.0)
