@@ -48,6 +48,17 @@ SIDE_ACE_TEN_LENGTH_WEIGHT = 0.4
 """Suit games: strength taken off a side suit's ace and ten per card of the suit
 beyond two that the defenders do not hold (ours, or in the skat we put away):
 the fewer they hold, the sooner they ruff the ten."""
+GRAND_AFTER_JACK_WEIGHT = 1.2
+"""Grand after the discard: strength per jack held above (or below) two."""
+GRAND_AFTER_ACE_WEIGHT = 0.6
+"""Grand after the discard: strength per ace held, beyond its suit's value."""
+GRAND_AFTER_CLUB_JACK_WEIGHT = 0.35
+"""Grand after the discard: strength for the club jack, beyond its weight.
+The three were measured on play-outs of every grand from every seat (``python3 -m
+engine.tools.selfplay --check-terms 6000 --seed 11``): without them a kept hand with three
+jacks won more grands than its strength said, one with a single jack and aces and tens far
+fewer.  They judge the game chosen after the skat only: in the bidding and hand games the
+same terms lost in our own tournament (``docs/heuristic.md``)."""
 DISCARD_POINT_WEIGHT = 0.04
 """Strength per card point put into the skat: the discard's points are the declarer's."""
 FOREHAND_BONUS = {"suit": 0.2, "grand": 0.5}
@@ -75,7 +86,7 @@ class Curve:
 # ten cards kept after the discard, "hand" = playing without the skat;
 # "schneider" = the chance of 90 points in a hand game.
 CURVES: dict[tuple[str, str], Curve] = {
-    ("grand", "after"): Curve(6.00, 1.00),
+    ("grand", "after"): Curve(7.05, 1.41),
     ("grand", "hand"): Curve(5.79, 1.07),
     ("grand", "schneider"): Curve(8.68, 0.82),
     ("grand", "skat"): Curve(4.59, 1.32),
@@ -194,6 +205,26 @@ def grand_strength(hand: Mask, seat: int) -> float:
     return _with_side_values(score, side, GameType.GRAND, seat)
 
 
+def grand_after_terms(kept: Mask) -> float:
+    """What a grand's kept ten cards add to their strength after the discard (the jacks, aces
+    and club jack terms)."""
+    jacks = _jacks(kept)
+    aces = sum(kept >> (8 * suit + Rank.ACE) & 1 for suit in range(4))
+    return (GRAND_AFTER_JACK_WEIGHT * (sum(jacks) - 2) + GRAND_AFTER_ACE_WEIGHT * aces
+            + GRAND_AFTER_CLUB_JACK_WEIGHT * jacks[0])
+
+
+def after_discard_strength(kept: Mask, game: GameType, seat: int, discard: Mask) -> float:
+    """The strength the game chosen after the skat is judged by: ``kept`` with ``discard``
+    put away, the discard's card points banked (suit and grand), and a grand's after terms."""
+    if game == GameType.NULL:
+        return null_score(kept)
+    score = strength(kept, game, seat, discard) + DISCARD_POINT_WEIGHT * points_of(discard)
+    if game == GameType.GRAND:
+        score += grand_after_terms(kept)
+    return score
+
+
 @lru_cache(maxsize=None)
 def _null_suit_danger(ranks: int) -> int:
     """How exposed one suit is in null: for the i-th lowest own card (rank
@@ -294,8 +325,10 @@ def best_discard(cards: Mask, game: GameType, seat: int) -> tuple[Mask, float]:
                         for suit, value in zip(suits, full)]
                 score = (_with_side_values(trump_score, side, game, seat)
                          + DISCARD_POINT_WEIGHT * (CARD_POINTS[a] + CARD_POINTS[b]))
+                if grand:
+                    score += grand_after_terms(kept)
             else:
-                score = strength(kept, game, seat, discard) + DISCARD_POINT_WEIGHT * (CARD_POINTS[a] + CARD_POINTS[b])
+                score = after_discard_strength(kept, game, seat, discard)
             if score > best_score:
                 best_mask, best_score = discard, score
     return best_mask, best_score
@@ -311,10 +344,9 @@ def ranked_discards(cards: Mask, game: GameType, seat: int) -> list[Mask]:
         for b in all_cards[i + 1:]:
             discard = (1 << a) | (1 << b)
             kept = cards & ~discard
+            score = after_discard_strength(kept, game, seat, discard)
             if game == GameType.NULL:
-                score = null_score(kept) + ((a & 7) + (b & 7)) * 0.001
-            else:
-                score = strength(kept, game, seat, discard) + DISCARD_POINT_WEIGHT * (CARD_POINTS[a] + CARD_POINTS[b])
+                score += ((a & 7) + (b & 7)) * 0.001
             scored.append((score, discard))
     scored.sort(key=lambda pair: (-pair[0], pair[1]))
     return [discard for _, discard in scored]
@@ -442,7 +474,7 @@ def kept_options(kept: Mask, discard: Mask, seat: int) -> list[Option]:
                 decl = Declaration(game, ouvert=ouvert)
                 options.append(Option(decl, game_value(decl, cards), _null_chance(score, "after", ouvert), discard))
         else:
-            score = strength(kept, game, seat, discard) + DISCARD_POINT_WEIGHT * points_of(discard)
+            score = after_discard_strength(kept, game, seat, discard)
             decl = Declaration(game)
             chance = trump_game_chance(game, "after", score)
             options.append(Option(decl, game_value(decl, cards), chance, discard))

@@ -252,27 +252,44 @@ SUIT_TERMS = {
     "trumps - 5": lambda hand, game: _trump_count(hand, game) - 5,
     "side ace-ten cards beyond 2": lambda hand, game: max(0, _longest_side_ace_ten(hand, game) - 2),
 }
-"""Hand features whose weight in the suit-game strength ``check_suit_terms`` measures."""
+"""Hand features whose weight in the suit-game strength ``check_terms`` measures."""
+
+GRAND_TERMS = {
+    "jacks - 2": lambda hand, game: _trump_count(hand, game) - 2,
+    "aces": lambda hand, game: sum(1 for suit in range(4) if hand_eval._suit_ranks(hand, suit) >> Rank.ACE & 1),
+    "club jack": lambda hand, game: hand_eval._jacks(hand)[0],
+}
+"""Hand features whose weight in the grand strength ``check_terms`` measures."""
+
+GRAND_TERMS_FLOOR = 0.3
+"""Grands are checked where the curves give at least this chance: most forced grands hold
+one jack or none, are hopeless, and would decide the fit far from any declaration."""
 
 
-def check_suit_terms(deals: int, seed: int) -> dict[str, dict[str, float]]:
-    """Per situation and term of ``SUIT_TERMS``: the strength one unit of the term is
-    still worth beyond what ``hand_eval`` gives it, from a logistic fit of the won suit
-    games of ``every_game_played`` on the score and the terms (0: weighed right)."""
-    rows: dict[str, list[list[float]]] = {"after": [], "skat": [], "hand": []}
+def check_terms(deals: int, seed: int) -> dict[tuple[str, str], dict[str, float]]:
+    """Per family (suit, grand), situation and term (``SUIT_TERMS``, ``GRAND_TERMS``): the
+    strength one unit of the term is still worth beyond what ``hand_eval`` gives it, from a
+    logistic fit of the won games of ``every_game_played`` on the score and the terms
+    (0: weighed right)."""
+    terms = {"suit": SUIT_TERMS, "grand": GRAND_TERMS}
+    rows: dict[tuple[str, str], list[list[float]]] = {}
     for played in every_game_played(deals, seed):
-        if played.game not in hand_eval.SUIT_GAMES:
+        family = hand_eval.family(played.game)
+        if family == "null":
             continue
         before = hand_eval.strength(played.hand, played.game, played.seat)
         for situation, score, cards, won in (("after", played.after_score, played.kept, played.won_after),
                                              ("skat", before, played.hand, played.won_after),
                                              ("hand", before, played.hand, played.won_hand)):
-            rows[situation].append([score, 1.0, *(term(cards, played.game) for term in SUIT_TERMS.values()), won])
+            if family == "grand" and hand_eval.CURVES[(family, situation)].chance(score) < GRAND_TERMS_FLOOR:
+                continue
+            rows.setdefault((family, situation), []).append(
+                [score, 1.0, *(term(cards, played.game) for term in terms[family].values()), won])
     out = {}
-    for situation, table in rows.items():
+    for (family, situation), table in rows.items():
         data = np.array(table, float)
         w = _logistic_weights(data[:, :-1], data[:, -1])
-        out[situation] = {name: float(w[2 + i] / w[0]) for i, name in enumerate(SUIT_TERMS)}
+        out[(family, situation)] = {name: float(w[2 + i] / w[0]) for i, name in enumerate(terms[family])}
     return out
 
 
@@ -306,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fit-curves", type=int, metavar="DEALS",
                         help="instead of a series: refit the bidding curves on this many deals")
     parser.add_argument("--check-terms", type=int, metavar="DEALS",
-                        help="instead of a series: what the suit strength's terms are still worth, on this many deals")
+                        help="instead of a series: what the suit and grand strength's terms are still worth, on this many deals")
     parser.add_argument("--reliability", type=int, metavar="DEALS",
                         help="instead of a series: the curves' win chances against the games won, on this many deals")
     args = parser.parse_args(argv)
@@ -318,8 +335,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.check_terms:
         print("strength one unit of each term is still worth (0: weighed right)")
-        for situation, terms in check_suit_terms(args.check_terms, args.seed).items():
-            print(f"  {situation:6}" + "".join(f"  {name}: {value:+.2f}" for name, value in terms.items()))
+        for (family, situation), terms in check_terms(args.check_terms, args.seed).items():
+            print(f"  {family:5} {situation:6}" + "".join(f"  {name}: {value:+.2f}" for name, value in terms.items()))
         return 0
     if args.fit_curves:
         for (fam, situation), (centre, scale) in fit_bidding_curves(args.fit_curves, args.seed).items():

@@ -235,10 +235,20 @@ def bidding_options(hands: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarra
     return _skat_options(hands, scores, matadors) + _hand_options(scores, matadors)
 
 
+def grand_after_terms(hands: np.ndarray) -> np.ndarray:
+    """``hand_eval.grand_after_terms`` of each hand."""
+    hands = np.asarray(hands, np.int64)
+    jacks = sum((hands >> card) & 1 for card in _JACK_CARDS)
+    aces = sum((hands >> (8 * suit + Rank.ACE)) & 1 for suit in range(4))
+    return (hand_eval.GRAND_AFTER_JACK_WEIGHT * (jacks - 2) + hand_eval.GRAND_AFTER_ACE_WEIGHT * aces
+            + hand_eval.GRAND_AFTER_CLUB_JACK_WEIGHT * ((hands >> _JACK_CARDS[0]) & 1))
+
+
 def kept_options(kept: np.ndarray, discard: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
     """(chances, values): ``hand_eval.kept_options`` (the ten cards kept after a discard)."""
     scores = strengths(kept, seat, discard)
     scores[..., :5] += hand_eval.DISCARD_POINT_WEIGHT * points(discard)[..., None]
+    scores[..., 4] += grand_after_terms(kept)
     chances = np.zeros(scores.shape[:-1] + (7,))
     chances[..., :5] = _trump_chances(scores, "after")
     chances[..., 5], chances[..., 6] = _null_chances(scores[..., 5], "after")
@@ -283,7 +293,9 @@ def core_tables() -> tuple:
               for family in ("suit", "grand", "null")]
     params = np.array([x for c in curves for x in (c.centre, c.scale)]
                       + [hand_eval.GRAND_CAUTION, hand_eval.NULL_CAUTION, hand_eval.NULL_OUVERT_DANGER,
-                         hand_eval.BID_CHANCE, hand_eval.HAND_CHANCE, hand_eval.DISCARD_POINT_WEIGHT], float)
+                         hand_eval.BID_CHANCE, hand_eval.HAND_CHANCE, hand_eval.DISCARD_POINT_WEIGHT,
+                         hand_eval.GRAND_AFTER_JACK_WEIGHT, hand_eval.GRAND_AFTER_ACE_WEIGHT,
+                         hand_eval.GRAND_AFTER_CLUB_JACK_WEIGHT], float)
     base_values = np.array([GameType(g).base_value for g in range(5)], float)
     null_values = np.array([NULL_VALUES[(False, False)], NULL_VALUES[(False, True)],
                             NULL_VALUES[(True, False)], NULL_VALUES[(True, True)]], float)

@@ -124,6 +124,15 @@ def _put_away_terms(ten, nibble, a, b, game, side, suit_count, jacks):
     return out
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _grand_after_terms(ten, nibble, params):
+    """``hand_eval.grand_after_terms`` of ``ten`` (``nibble``: its jacks, the club jack first)."""
+    aces = 0
+    for s in range(4):
+        aces += (ten >> (8 * s + 7)) & 1
+    return params[18] * (_popcount(nibble) - 2) + params[19] * aces + params[20] * (nibble & 1)
+
+
 @njit(cache=True, nogil=True)
 def _world_buffers(jack_cards, game):
     """The per-world scratch of ``_judge_world``, and the jacks and trumps as masks."""
@@ -186,6 +195,8 @@ def _judge_world(hand12, discard, forehand, steps, bid, game, side, suit_score, 
             else:
                 discard_scores[p] = (strengths[game] + point_weight * (card_points[a] + card_points[b])
                                      + _put_away_terms(ten, nibble, a, b, game, side, suit_count, jacks))
+                if game == 4:
+                    discard_scores[p] += _grand_after_terms(ten, nibble, params)
             # equal scores are frequent (a seven or an eight away: the same strength); the heuristic
             # keeps the first pair in this order, so the later ones lose a hair (far below any real
             # difference, which is at least a thousandth)
@@ -255,7 +266,7 @@ def declarer_mixture(twelve, discards, forehand, steps, bid, game, side, suit_sc
 
     ``params``: curve centre and scale for suit, grand, null with the skat, then hand;
     grand caution, null caution, null ouvert danger, bid chance, hand chance, discard
-    point weight; ``suit_matadors``, ``grand_matadors``: ``hand_tables.matador_tables``."""
+    point weight, the grand after terms' jack, ace and club jack weights; ``suit_matadors``, ``grand_matadors``: ``hand_tables.matador_tables``."""
     n = twelve.shape[0]
     # every entry is written (large arrays: no time spent zeroing them first)
     margins = np.empty((n, PAIRS, steps.shape[0]))

@@ -13,7 +13,7 @@ from engine.policy import heuristic_core as core
 from engine.players.heuristic import HeuristicPlayer
 from engine.rules import GameType
 from engine.scoring import Declaration
-from engine.tools.selfplay import check_suit_terms, reliability, run_series
+from engine.tools.selfplay import check_terms, reliability, run_series
 from engine.series import play_game
 
 C, S, H, D, G, N = GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS, GameType.GRAND, GameType.NULL
@@ -222,13 +222,47 @@ def test_more_trumps_make_a_suit_game_stronger_beyond_the_cards_themselves():
     assert hand_eval.strength(six, C, 1) - hand_eval.strength(five, C, 1) > 0.65 + hand_eval.SUIT_TRUMP_LENGTH_WEIGHT
 
 
-def test_the_suit_strength_weighs_trump_length_and_a_long_side_ace_ten_about_right():
-    # what a unit of each term is still worth, fitted on play-outs of every suit game
-    # (``python3 -m engine.tools.selfplay --check-terms``); before the terms were
-    # weighed: trumps +0.26 after the discard, side ace-ten -0.41
-    for situation, terms in check_suit_terms(1500, 11).items():
-        for name, value in terms.items():
-            assert abs(value) < 0.3, (situation, name, value)
+def test_the_strength_weighs_its_checked_terms_about_right_where_the_game_is_chosen():
+    # what a unit of each term is still worth, fitted on play-outs of every suit game and grand
+    # (``python3 -m engine.tools.selfplay --check-terms``); before the terms were weighed:
+    # suit trumps +0.26 after the discard, side ace-ten -0.41; grand jacks +1.85, aces +1.00.
+    # A grand's strength before the skat still under-weighs them (left so: weighing them there
+    # lost in our own tournament), so only the grand after the discard is held to it.
+    checked = check_terms(1500, 11)
+    assert {key for key in checked if key[0] == "grand"} == {("grand", s) for s in ("after", "skat", "hand")}
+    for (family, situation), terms in checked.items():
+        if family == "suit" or situation == "after":
+            for name, value in terms.items():
+                assert abs(value) < 0.3, (family, situation, name, value)
+
+
+def test_three_jacks_and_two_aces_kept_make_a_grand_rather_than_spades():
+    # XSkat's deal c000:44, forehand: XSkat and now we play grand and win it (146 points on the
+    # list); without the grand's after terms the heuristic played spades (94)
+    twelve = cards("CA.CK.CJ.C8.SJ.S8.S7.DA.DQ.D8.SQ.HJ")
+    assert hand_eval.choose_best(list(hand_eval.declaration_options(twelve, 0)), 18).declaration.game == GameType.GRAND
+    hand_eval.declaration_options.cache_clear()
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("GRAND_AFTER_JACK_WEIGHT", "GRAND_AFTER_ACE_WEIGHT", "GRAND_AFTER_CLUB_JACK_WEIGHT"):
+            patch.setattr(hand_eval, name, 0.0)
+        patch.setitem(hand_eval.CURVES, ("grand", "after"), hand_eval.Curve(6.00, 1.00))
+        before = hand_eval.choose_best(list(hand_eval.declaration_options(twelve, 0)), 18)
+    hand_eval.declaration_options.cache_clear()
+    assert before.declaration.game == GameType.SPADES
+
+
+def test_the_grand_after_terms_count_jacks_aces_and_the_club_jack():
+    three_jacks_two_aces = cards("CJ.SJ.HJ.CA.DA.C8.S7.S8.D8.DQ")
+    two_jacks_no_club_jack = cards("SJ.HJ.CA.DA.C8.S7.S8.D8.DQ.D9")
+    assert hand_eval.grand_after_terms(three_jacks_two_aces) == pytest.approx(
+        hand_eval.GRAND_AFTER_JACK_WEIGHT + 2 * hand_eval.GRAND_AFTER_ACE_WEIGHT + hand_eval.GRAND_AFTER_CLUB_JACK_WEIGHT)
+    assert hand_eval.grand_after_terms(two_jacks_no_club_jack) == pytest.approx(2 * hand_eval.GRAND_AFTER_ACE_WEIGHT)
+    # the terms judge the kept cards after the discard, never the hand before the skat
+    assert hand_eval.strength(three_jacks_two_aces, GameType.GRAND, 1) == hand_eval.grand_strength(three_jacks_two_aces, 1)
+    kept = hand_eval.kept_options(three_jacks_two_aces, cards("H7.H8"), 1)
+    grand = next(o for o in kept if o.declaration.game == GameType.GRAND)
+    score = hand_eval.after_discard_strength(three_jacks_two_aces, GameType.GRAND, 1, cards("H7.H8"))
+    assert grand.chance == pytest.approx(hand_eval.trump_game_chance(GameType.GRAND, "after", score))
 
 
 def test_the_reliability_table_puts_each_game_in_the_bin_of_its_chance():
