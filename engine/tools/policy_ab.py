@@ -11,6 +11,14 @@ loses nothing in our own tournament.
 as well (bidding, skat, discard, declaration): the check for a change of the
 hand evaluation.
 
+``--hand-eval --searcher SPEC`` makes the players a searching player (e.g.
+``mcu:simulations=100``), the old ones bidding, discarding and declaring with
+the revision's hand evaluation.  Its card play does not read the hand
+evaluation, so a deal whose contract (declarer, bid, game, discard) comes
+out the same with the new player in every seat is the same game in every
+arrangement: it counts 0 and is not played (``sampler=inference`` reads the
+hand evaluation in its card play and is refused).
+
 ``--declarer DEFENDERS`` measures the declarer's card play alone: each
 deal is bid and declared by heuristic players, then played twice from the
 same contract, the declarer's cards once from each policy, the defenders'
@@ -33,7 +41,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..game import Phase
+from ..game import GameState, Phase
 from ..players.heuristic import HeuristicPlayer
 from ..players.registry import make_player
 from ..rules import GameType
@@ -109,6 +117,50 @@ def tournament(earlier: Earlier, deal_count: int, seed: int) -> tuple[float, flo
     return mean, ci, len(diffs)
 
 
+def _contract(state: GameState) -> tuple:
+    if state.declaration is None:
+        return (None,)
+    return (state.declarer, state.bid, state.declaration, state.discard)
+
+
+def searcher_tournament(earlier: Earlier, spec: str, deal_count: int, seed: int) -> tuple[float, float, int, int]:
+    """``tournament`` with ``spec`` players whose bidding, discard and declaration (their heuristic,
+    ``before_play``) take the old hand evaluation; (mean, ci, deals, deals played)."""
+
+    def players(new_seat: int | None, index: int) -> list:
+        made = [make_player(spec, seed_for(seed, index, seat)) for seat in range(3)]
+        for seat, player in enumerate(made):
+            if seat != new_seat:
+                player.before_play.hand_eval = earlier.hand_eval
+        return made
+
+    def contract(made: list, deal) -> tuple:
+        before = [player.before_play for player in made]
+        return _contract(finish_game(deal_game(deal), before, until=lambda state: state.phase == Phase.PLAY))
+
+    def scores(made: list, deal) -> tuple:
+        result = play_tournament_game(deal, made).result()
+        return result.scores_by_seat()[1] if result is not None else (0, 0, 0)
+
+    diffs, played = [], 0
+    for index, deal in enumerate(generate_deals(deal_count, seed)):
+        same = contract(players(None, index), deal)
+        changed = [seat for seat in range(3) if contract(players(seat, index), deal) != same]
+        if not changed:
+            diffs.append(0.0)
+            continue
+        played += 1
+        old_scores = scores(players(None, index), deal)
+        new_total = old_total = 0.0
+        for seat in range(3):  # the new player in each seat, as ``arrangements`` seats it
+            by_seat = scores(players(seat, index), deal) if seat in changed else old_scores
+            new_total += by_seat[seat]
+            old_total += sum(by_seat[other] for other in range(3) if other != seat)
+        diffs.append(new_total / 3 - old_total / 6)
+    mean, ci = mean_ci(diffs)
+    return mean, ci, len(diffs), played
+
+
 def declarer_only(earlier: Earlier, deal_count: int, seed: int, defenders: str) -> dict:
     """Each declared suit or grand game played from its contract with each policy's declarer."""
     won = {"new": 0, "old": 0}
@@ -141,9 +193,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="compare the declarer's card play only, against these defenders (a player spec)")
     parser.add_argument("--hand-eval", action="store_true",
                         help="the old players' bidding, skat, discard and declaration from the revision too")
+    parser.add_argument("--searcher", metavar="SPEC",
+                        help="with --hand-eval: searching players (e.g. mcu:simulations=100) instead of the heuristic")
     args = parser.parse_args(argv)
     if args.hand_eval and args.declarer:
         parser.error("--declarer plays both from the same contract: it compares card play only")
+    if args.searcher:
+        if not args.hand_eval:
+            parser.error("--searcher compares the hand evaluation: give --hand-eval")
+        try:
+            probe = make_player(args.searcher, 0)
+        except ValueError as error:
+            parser.error(str(error))
+        if not hasattr(probe, "before_play") or getattr(probe, "inference", False) or \
+                getattr(probe, "bidding", "heuristic") != "heuristic":
+            parser.error("--searcher needs a searching player with heuristic bidding and without "
+                         "sampler=inference (its card play must not read the hand evaluation)")
     with tempfile.TemporaryDirectory(prefix="policy-ab-") as folder:
         old = Earlier(load_policy(args.revision, Path(folder)),
                       load_hand_eval(args.revision, Path(folder)) if args.hand_eval else None)
@@ -158,6 +223,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"new − old: {mean:+.2f} ± {ci:.2f} Seeger-Fabian per declared game")
             for game, (m, c, n) in out["by_game"].items():
                 print(f"  {game:9} {n:5} games  {m:+.2f} ± {c:.2f}")
+        elif args.searcher:
+            mean, ci, deals, played = searcher_tournament(old, args.searcher, args.deals, args.seed)
+            print(f"{args.searcher} new − {args.revision} (hand evaluation): {mean:+.2f} ± {ci:.2f} Seeger-Fabian "
+                  f"per game, paired over {deals} deals (every arrangement of one new against two old; "
+                  f"{played} deals with a contract that changes played)")
         else:
             mean, ci, deals = tournament(old, args.deals, args.seed)
             what = "card play and hand evaluation" if args.hand_eval else "card play"

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.players.registry import make_player
 from engine.tools import policy_ab
+from engine.tournament import generate_deals, play_tournament_game, seed_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,3 +57,44 @@ def test_the_same_declarer_play_wins_the_same_games(same_policy):
 def test_an_unknown_revision_is_refused_with_the_reason(tmp_path):
     with pytest.raises(SystemExit, match="cannot read engine/policy/heuristic_core.py at 'no-such-rev'"):
         policy_ab.load_policy("no-such-rev", tmp_path)
+
+
+def test_a_searcher_against_itself_changes_no_contract(same_policy):
+    mean, _, deals, played = policy_ab.searcher_tournament(same_policy, "mcu:simulations=5", 6, seed=3)
+    assert (mean, deals, played) == (0.0, 6, 0)
+
+
+def test_the_searchers_skipped_deals_are_the_games_every_arrangement_plays(tmp_path):
+    # an earlier hand evaluation without the grand's after terms: some declarations differ
+    earlier = policy_ab.load_hand_eval("HEAD", tmp_path)
+    for name in ("GRAND_AFTER_JACK_WEIGHT", "GRAND_AFTER_ACE_WEIGHT", "GRAND_AFTER_CLUB_JACK_WEIGHT"):
+        setattr(earlier, name, 0.0)
+    earlier.CURVES = {**earlier.CURVES, ("grand", "after"): earlier.Curve(6.00, 1.00)}
+    old = policy_ab.Earlier(policy_ab.load_policy("HEAD", tmp_path), earlier)
+    spec, deals, seed = "mcu:simulations=5", 40, 4
+    mean, _, count, played = policy_ab.searcher_tournament(old, spec, deals, seed)
+    assert count == deals and 0 < played < deals
+
+    def every_arrangement(index, deal):
+        new, olds = [], []
+        for new_seat in range(3):
+            players = [make_player(spec, seed_for(seed, index, seat)) for seat in range(3)]
+            for seat, player in enumerate(players):
+                if seat != new_seat:
+                    player.before_play.hand_eval = earlier
+            by_seat = play_tournament_game(deal, players).result().scores_by_seat()[1]
+            new.append(by_seat[new_seat])
+            olds += [by_seat[seat] for seat in range(3) if seat != new_seat]
+        return sum(new) / 3 - sum(olds) / 6
+
+    full = [every_arrangement(index, deal) for index, deal in enumerate(generate_deals(deals, seed))]
+    assert mean == pytest.approx(sum(full) / deals)
+
+
+def test_a_searcher_needs_the_hand_evaluation_and_a_card_play_that_ignores_it(capsys):
+    with pytest.raises(SystemExit):
+        policy_ab.main(["HEAD", "--searcher", "mcu:simulations=5"])
+    assert "give --hand-eval" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        policy_ab.main(["HEAD", "--hand-eval", "--searcher", "mcu:simulations=5,sampler=inference"])
+    assert "sampler=inference" in capsys.readouterr().err
