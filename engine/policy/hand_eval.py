@@ -118,6 +118,10 @@ def _jacks(hand: Mask) -> tuple[int, ...]:
     return tuple(1 if hand & j else 0 for j in _JACK_CARDS)
 
 
+def _aces(hand: Mask) -> int:
+    return sum(hand >> (8 * suit + Rank.ACE) & 1 for suit in range(4))
+
+
 @lru_cache(maxsize=None)
 def _side_value(ranks: int, trump_count: int, grand: bool, put_away: int = 0) -> float:
     """What a plain suit adds to a suit or grand game; ``put_away``: how many cards
@@ -209,8 +213,7 @@ def grand_after_terms(kept: Mask) -> float:
     """What a grand's kept ten cards add to their strength after the discard (the jacks, aces
     and club jack terms)."""
     jacks = _jacks(kept)
-    aces = sum(kept >> (8 * suit + Rank.ACE) & 1 for suit in range(4))
-    return (GRAND_AFTER_JACK_WEIGHT * (sum(jacks) - 2) + GRAND_AFTER_ACE_WEIGHT * aces
+    return (GRAND_AFTER_JACK_WEIGHT * (sum(jacks) - 2) + GRAND_AFTER_ACE_WEIGHT * _aces(kept)
             + GRAND_AFTER_CLUB_JACK_WEIGHT * jacks[0])
 
 

@@ -256,7 +256,7 @@ SUIT_TERMS = {
 
 GRAND_TERMS = {
     "jacks - 2": lambda hand, game: _trump_count(hand, game) - 2,
-    "aces": lambda hand, game: sum(1 for suit in range(4) if hand_eval._suit_ranks(hand, suit) >> Rank.ACE & 1),
+    "aces": lambda hand, game: hand_eval._aces(hand),
     "club jack": lambda hand, game: hand_eval._jacks(hand)[0],
 }
 """Hand features whose weight in the grand strength ``check_terms`` measures."""

@@ -266,7 +266,8 @@ def declarer_mixture(twelve, discards, forehand, steps, bid, game, side, suit_sc
 
     ``params``: curve centre and scale for suit, grand, null with the skat, then hand;
     grand caution, null caution, null ouvert danger, bid chance, hand chance, discard
-    point weight, the grand after terms' jack, ace and club jack weights; ``suit_matadors``, ``grand_matadors``: ``hand_tables.matador_tables``."""
+    point weight, the grand after terms' jack, ace and club jack weights;
+    ``suit_matadors``, ``grand_matadors``: ``hand_tables.matador_tables``."""
     n = twelve.shape[0]
     # every entry is written (large arrays: no time spent zeroing them first)
     margins = np.empty((n, PAIRS, steps.shape[0]))
