@@ -19,6 +19,11 @@ out the same with the new player in every seat is the same game in every
 arrangement: it counts 0 and is not played (``sampler=inference`` reads the
 hand evaluation in its card play and is refused).
 
+``--searcher NEW --against OLD`` (no revision) is the same check for two
+specs of one searching player of this checkout that differ only before the
+card play (``bid_chance``): one NEW against two OLD, the deals whose
+contract NEW leaves unchanged counted 0 and not played.
+
 ``--declarer DEFENDERS`` measures the declarer's card play alone: each
 deal is bid and declared by heuristic players, then played twice from the
 same contract, the declarer's cards once from each policy, the defenders'
@@ -43,13 +48,15 @@ from pathlib import Path
 
 from ..game import GameState, Phase
 from ..players.heuristic import HeuristicPlayer
-from ..players.registry import make_player
+from ..players.registry import make_player, parse_spec
 from ..rules import GameType
 from ..series import deal_game, finish_game
 from ..tournament import seed_for, arrangements, generate_deals, mean_ci, play_tournament_game
 
 POLICY_PATH = "engine/policy/heuristic_core.py"
 HAND_EVAL_PATH = "engine/policy/hand_eval.py"
+# the spec parameters that act before the card play only (see ``--against``)
+BEFORE_PLAY_PARAMS = frozenset({"bid_chance"})
 
 
 def _load_earlier(revision: str, folder: Path, source_path: str, module_name: str):
@@ -123,14 +130,17 @@ def _contract(state: GameState) -> tuple:
     return (state.declarer, state.bid, state.declaration, state.discard)
 
 
-def searcher_tournament(earlier: Earlier, spec: str, deal_count: int, seed: int) -> tuple[float, float, int, int]:
-    """``tournament`` with ``spec`` players whose bidding, discard and declaration (their heuristic,
-    ``before_play``) take the old hand evaluation; (mean, ci, deals, deals played)."""
+def searcher_tournament(earlier: Earlier | None, spec: str, deal_count: int, seed: int,
+                        old_spec: str | None = None) -> tuple[float, float, int, int]:
+    """``tournament`` with ``spec`` players against old players: ``old_spec`` players if given,
+    and whose bidding, discard and declaration (their heuristic, ``before_play``) take the old
+    hand evaluation if ``earlier`` is given; (mean, ci, deals, deals played)."""
 
     def players(new_seat: int | None, index: int) -> list:
-        made = [make_player(spec, seed_for(seed, index, seat)) for seat in range(3)]
+        made = [make_player(spec if seat == new_seat or old_spec is None else old_spec, seed_for(seed, index, seat))
+                for seat in range(3)]
         for seat, player in enumerate(made):
-            if seat != new_seat:
+            if seat != new_seat and earlier is not None:
                 player.before_play.hand_eval = earlier.hand_eval
         return made
 
@@ -186,7 +196,8 @@ def declarer_only(earlier: Earlier, deal_count: int, seed: int, defenders: str) 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("revision", help="the git revision whose heuristic card play to compare with, e.g. HEAD~1")
+    parser.add_argument("revision", nargs="?",
+                        help="the git revision whose heuristic card play to compare with, e.g. HEAD~1")
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--declarer", metavar="DEFENDERS",
@@ -194,8 +205,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hand-eval", action="store_true",
                         help="the old players' bidding, skat, discard and declaration from the revision too")
     parser.add_argument("--searcher", metavar="SPEC",
-                        help="with --hand-eval: searching players (e.g. mcu:simulations=100) instead of the heuristic")
+                        help="with --hand-eval or --against: searching players (e.g. mcu:simulations=100) instead of the heuristic")
+    parser.add_argument("--against", metavar="OLD_SPEC",
+                        help="instead of a revision: the --searcher spec against this one, which differs from it "
+                             "only in " + ", ".join(sorted(BEFORE_PLAY_PARAMS)))
     args = parser.parse_args(argv)
+    if args.against:
+        if args.revision or args.hand_eval or args.declarer or not args.searcher:
+            parser.error("--against compares two specs of this checkout: give --searcher SPEC and no revision, "
+                         "--hand-eval or --declarer")
+        args.hand_eval = True  # checked below as for a hand evaluation change: the card play must not read it
+    elif not args.revision:
+        parser.error("give the revision to compare with (or --searcher NEW --against OLD)")
     if args.hand_eval and args.declarer:
         parser.error("--declarer plays both from the same contract: it compares card play only")
     if args.searcher:
@@ -209,6 +230,22 @@ def main(argv: list[str] | None = None) -> int:
                 getattr(probe, "bidding", "heuristic") != "heuristic":
             parser.error("--searcher needs a searching player with heuristic bidding and without "
                          "sampler=inference (its card play must not read the hand evaluation)")
+        if args.against:
+            try:
+                new_spec, old_spec = parse_spec(args.searcher), parse_spec(args.against)
+            except ValueError as error:
+                parser.error(str(error))
+            def card_play(spec):
+                return spec.kind, {k: v for k, v in spec.params.items() if k not in BEFORE_PLAY_PARAMS}
+            if card_play(new_spec) != card_play(old_spec):
+                parser.error(f"{args.searcher} and {args.against} must differ only in "
+                             f"{', '.join(sorted(BEFORE_PLAY_PARAMS))}: a deal with the same contract is "
+                             f"then the same game")
+            mean, ci, deals, played = searcher_tournament(None, args.searcher, args.deals, args.seed, args.against)
+            print(f"{args.searcher} − {args.against}: {mean:+.2f} ± {ci:.2f} Seeger-Fabian per game, paired over "
+                  f"{deals} deals (every arrangement of one new against two old; {played} deals with a contract "
+                  f"that changes played)")
+            return 0
     with tempfile.TemporaryDirectory(prefix="policy-ab-") as folder:
         old = Earlier(load_policy(args.revision, Path(folder)),
                       load_hand_eval(args.revision, Path(folder)) if args.hand_eval else None)

@@ -91,6 +91,38 @@ def test_the_searchers_skipped_deals_are_the_games_every_arrangement_plays(tmp_p
     assert mean == pytest.approx(sum(full) / deals)
 
 
+def test_a_bid_chance_against_another_skips_only_the_games_every_arrangement_plays_alike():
+    new_spec, old_spec, deals, seed = "mcu:simulations=5,bid_chance=0.3", "mcu:simulations=5", 30, 5
+    mean, _, count, played = policy_ab.searcher_tournament(None, new_spec, deals, seed, old_spec)
+    assert count == deals and 0 < played < deals
+
+    def every_arrangement(index, deal):
+        new, olds = [], []
+        for new_seat in range(3):
+            players = [make_player(new_spec if seat == new_seat else old_spec, seed_for(seed, index, seat))
+                       for seat in range(3)]
+            result = play_tournament_game(deal, players).result()
+            by_seat = result.scores_by_seat()[1] if result is not None else (0, 0, 0)
+            new.append(by_seat[new_seat])
+            olds += [by_seat[seat] for seat in range(3) if seat != new_seat]
+        return sum(new) / 3 - sum(olds) / 6
+
+    full = [every_arrangement(index, deal) for index, deal in enumerate(generate_deals(deals, seed))]
+    assert mean == pytest.approx(sum(full) / deals)
+
+
+def test_two_specs_must_differ_only_before_the_card_play(capsys):
+    with pytest.raises(SystemExit):
+        policy_ab.main(["--searcher", "mcu:simulations=5,bid_chance=0.3", "--against", "mcu:simulations=6"])
+    assert "must differ only in bid_chance" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        policy_ab.main(["HEAD", "--searcher", "mcu:simulations=5,bid_chance=0.3", "--against", "mcu:simulations=5"])
+    assert "no revision" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        policy_ab.main([])
+    assert "give the revision" in capsys.readouterr().err
+
+
 def test_a_searcher_needs_the_hand_evaluation_and_a_card_play_that_ignores_it(capsys):
     with pytest.raises(SystemExit):
         policy_ab.main(["HEAD", "--searcher", "mcu:simulations=5"])
