@@ -17,7 +17,7 @@ from ..cards import mask_of
 from ..evaluation import Evaluation
 from ..limits import Limit
 from .montecarlo import BatchOutcome, MonteCarloPlayer, side_won, whole_number_param
-from ..policy.playout import PublicPosition, playout_cards
+from ..policy import playout
 from ..worlds.sampling import World
 from .ramsch import ramsch_outcomes
 
@@ -27,6 +27,8 @@ class MCUPlayer(MonteCarloPlayer):
     core_parts = (readiness.HEURISTIC, readiness.PLAYOUTS)  # no solver
     kind_label = "MCU"
     own_params = {"reps": lambda text: whole_number_param("reps", text, 1, 10_000)}
+    # the rollouts' module: policy_ab gives an old player an earlier revision's
+    playout = playout
 
     def __init__(self, limit: Limit | None = None, evaluation: Evaluation | None = None, informed: bool = True,
                  threads: int = 1, seed: int | None = None, reps: int = 1, batch_worlds: int = 16,
@@ -40,7 +42,7 @@ class MCUPlayer(MonteCarloPlayer):
     def prepare(self, view, legal):
         if view.is_ramsch:
             return (view, None, mask_of(legal), False)
-        return (view, PublicPosition.from_view(view), mask_of(legal), view.to_move == view.declarer)
+        return (view, self.playout.PublicPosition.from_view(view), mask_of(legal), view.to_move == view.declarer)
 
     def value_worlds(self, context, worlds: list[World], seed: int) -> BatchOutcome:
         view, position, cards, declarer_side = context
@@ -50,7 +52,7 @@ class MCUPlayer(MonteCarloPlayer):
         hands = [w.hands for w in worlds]
         skats = [w.skat for w in worlds]
         # the simulated declarer knows the skat only if it took it up
-        out = playout_cards(position, hands, skats, view.skat_taken, cards, self.reps, seed)
+        out = self.playout.playout_cards(position, hands, skats, view.skat_taken, cards, self.reps, seed)
         out = out.reshape(out.shape[0], -1, 4)  # (cards, worlds * reps, 4)
         decl_points, def_points, decl_tricks, def_tricks = (out[..., i] for i in range(4))
         points = decl_points if declarer_side else def_points

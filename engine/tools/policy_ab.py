@@ -11,6 +11,11 @@ loses nothing in our own tournament.
 as well (bidding, skat, discard, declaration): the check for a change of the
 hand evaluation.
 
+``--searcher SPEC`` (without ``--hand-eval``) plays a player that searches by
+heuristic play-outs (``mcu:simulations=100``): the old players' play-outs
+(and fallback card play) take the revision's heuristic core, the check that a
+change of the card play loses nothing for MCU as well.
+
 ``--hand-eval --searcher SPEC`` makes the players a searching player (e.g.
 ``mcu:simulations=100``), the old ones bidding, discarding and declaring with
 the revision's hand evaluation.  Its card play does not read the hand
@@ -55,6 +60,8 @@ from ..tournament import seed_for, arrangements, generate_deals, mean_ci, play_t
 
 POLICY_PATH = "engine/policy/heuristic_core.py"
 HAND_EVAL_PATH = "engine/policy/hand_eval.py"
+PLAYOUT_CORE_PATH = "engine/policy/playout_core.py"
+PLAYOUT_PATH = "engine/policy/playout.py"
 # the spec parameters that act before the card play only (see ``--against``)
 BEFORE_PLAY_PARAMS = frozenset({"bid_chance"})
 
@@ -82,6 +89,27 @@ def load_policy(revision: str, folder: Path):
     return _load_earlier(revision, folder, POLICY_PATH, "heuristic_core_earlier")
 
 
+def load_playout(revision: str, folder: Path, policy):
+    """``engine.policy.playout`` as it was at ``revision``, its play-outs (and its
+    ``playout_core``'s) made with the earlier heuristic core ``policy``."""
+    package = sys.modules["engine.policy"]
+    names = ("heuristic_core", "playout_core")
+    saved = {name: (sys.modules[f"engine.policy.{name}"], getattr(package, name)) for name in names}
+
+    def install(name: str, module) -> None:  # what the copies' relative imports find
+        sys.modules[f"engine.policy.{name}"] = module
+        setattr(package, name, module)
+
+    try:
+        install("heuristic_core", policy)
+        install("playout_core", _load_earlier(revision, folder, PLAYOUT_CORE_PATH, "engine.policy.playout_core_earlier"))
+        return _load_earlier(revision, folder, PLAYOUT_PATH, "engine.policy.playout_earlier")
+    finally:
+        for name, (module, attribute) in saved.items():
+            sys.modules[f"engine.policy.{name}"] = module
+            setattr(package, name, attribute)
+
+
 def load_hand_eval(revision: str, folder: Path):
     """``engine.policy.hand_eval`` as it was at ``revision`` (named inside the package, so
     that its relative imports find this checkout's modules)."""
@@ -94,6 +122,7 @@ class Earlier:
 
     policy: object
     hand_eval: object | None = None
+    playout: object | None = None
 
 
 def _heuristic(earlier: Earlier | None, seed: int) -> HeuristicPlayer:
@@ -105,15 +134,26 @@ def _heuristic(earlier: Earlier | None, seed: int) -> HeuristicPlayer:
     return player
 
 
-def tournament(earlier: Earlier, deal_count: int, seed: int) -> tuple[float, float, int]:
-    """New − old Seeger-Fabian per game, paired by deal, over the arrangements of (new, old, old)."""
+def _rollout_searcher(spec: str, earlier: Earlier | None, seed: int):
+    """A searching player whose play-outs (and fallback card play) are the earlier revision's."""
+    player = make_player(spec, seed)
+    if earlier is not None:
+        player.playout = earlier.playout
+        player.before_play.policy = earlier.policy
+    return player
+
+
+def tournament(earlier: Earlier, deal_count: int, seed: int, searcher: str | None = None) -> tuple[float, float, int]:
+    """New − old Seeger-Fabian per game, paired by deal, over the arrangements of (new, old, old):
+    heuristic players, or ``searcher`` players whose play-outs take the old card play."""
     labels = ["new", "old", "old"]
     diffs = []
     for index, deal in enumerate(generate_deals(deal_count, seed)):
         scores = {0: [], 1: []}
         for arrangement in arrangements(labels):
             # seeded by seat, not by arrangement: two equal policies play the very same games
-            players = [_heuristic(earlier if label else None, seed_for(seed, index, seat))
+            players = [_rollout_searcher(searcher, earlier if label else None, seed_for(seed, index, seat))
+                       if searcher else _heuristic(earlier if label else None, seed_for(seed, index, seat))
                        for seat, label in enumerate(arrangement)]
             result = play_tournament_game(deal, players).result()
             by_seat = result.scores_by_seat()[1] if result is not None else (0, 0, 0)
@@ -220,8 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.hand_eval and args.declarer:
         parser.error("--declarer plays both from the same contract: it compares card play only")
     if args.searcher:
-        if not args.hand_eval:
-            parser.error("--searcher compares the hand evaluation: give --hand-eval")
+        if args.declarer:
+            parser.error("--declarer compares the heuristic's declarer play: not with --searcher")
         try:
             probe = make_player(args.searcher, 0)
         except ValueError as error:
@@ -230,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
                 getattr(probe, "bidding", "heuristic") != "heuristic":
             parser.error("--searcher needs a searching player with heuristic bidding and without "
                          "sampler=inference (its card play must not read the hand evaluation)")
+        if not args.hand_eval and not hasattr(probe, "playout"):
+            parser.error("--searcher without --hand-eval compares the play-outs' card play: it needs a player "
+                         "that searches by heuristic play-outs (mcu); give --hand-eval to compare the hand evaluation")
         if args.against:
             try:
                 new_spec, old_spec = parse_spec(args.searcher), parse_spec(args.against)
@@ -260,6 +303,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"new − old: {mean:+.2f} ± {ci:.2f} Seeger-Fabian per declared game")
             for game, (m, c, n) in out["by_game"].items():
                 print(f"  {game:9} {n:5} games  {m:+.2f} ± {c:.2f}")
+        elif args.searcher and not args.hand_eval:
+            old = Earlier(old.policy, playout=load_playout(args.revision, Path(folder), old.policy))
+            mean, ci, deals = tournament(old, args.deals, args.seed, args.searcher)
+            print(f"{args.searcher} new − {args.revision} (play-outs' card play): {mean:+.2f} ± {ci:.2f} "
+                  f"Seeger-Fabian per game, paired over {deals} deals (every arrangement of one new against two old)")
         elif args.searcher:
             mean, ci, deals, played = searcher_tournament(old, args.searcher, args.deals, args.seed)
             print(f"{args.searcher} new − {args.revision} (hand evaluation): {mean:+.2f} ± {ci:.2f} Seeger-Fabian "

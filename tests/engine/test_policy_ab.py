@@ -123,9 +123,26 @@ def test_two_specs_must_differ_only_before_the_card_play(capsys):
     assert "give the revision" in capsys.readouterr().err
 
 
-def test_a_searcher_needs_the_hand_evaluation_and_a_card_play_that_ignores_it(capsys):
+def test_the_earlier_play_outs_play_the_earlier_policy(same_policy, tmp_path):
+    import engine.policy as package
+    from engine.policy import heuristic_core, playout, playout_core
+    earlier = policy_ab.load_playout("HEAD", tmp_path, same_policy.policy)
+    assert earlier is not playout and earlier.heuristic_core is same_policy.policy
+    assert earlier.core.choose_internal is same_policy.policy.choose_internal
+    # this checkout's modules are back where every other import finds them
+    assert package.heuristic_core is heuristic_core and package.playout_core is playout_core
+    assert playout_core.choose_internal is heuristic_core.choose_internal
+
+
+def test_a_searcher_against_its_own_play_outs_is_level(same_policy, tmp_path):
+    old = policy_ab.Earlier(same_policy.policy,
+                            playout=policy_ab.load_playout("HEAD", tmp_path, same_policy.policy))
+    assert policy_ab.tournament(old, 3, seed=2, searcher="mcu:simulations=5") == (0.0, 0.0, 3)
+
+
+def test_a_searcher_needs_play_outs_or_the_hand_evaluation_and_a_card_play_that_ignores_it(capsys):
     with pytest.raises(SystemExit):
-        policy_ab.main(["HEAD", "--searcher", "mcu:simulations=5"])
+        policy_ab.main(["HEAD", "--searcher", "pimc:simulations=5"])
     assert "give --hand-eval" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         policy_ab.main(["HEAD", "--hand-eval", "--searcher", "mcu:simulations=5,sampler=inference"])
