@@ -224,8 +224,9 @@ def _declarer_lead(g, decl, hand, unknown, voids, rng):
         top = high_index(mine)
         if not ABOVE[g, top] & unknown:
             return top  # a master trump draws two trumps for free
-        if popcount(mine) + 1 >= popcount(out) or popcount(mine) >= 5:
-            # trump majority: drive out the higher trumps with a cheap one
+        if popcount(mine) >= 2 and (popcount(mine) + 1 >= popcount(out) or popcount(mine) >= 5):
+            # trump majority: drive out the higher trumps with a cheap one (a single trump
+            # that cannot win stays: leading it only hands over the lead)
             jacks = mine & LEVEL_MASK[g, JACK_LEVEL]
             if jacks & (jacks - 1):
                 return high_index(jacks)  # a jack the trump ace or ten cannot take cheaply
