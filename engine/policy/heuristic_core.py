@@ -193,6 +193,16 @@ def _safe_ruff(g, winners):
 
 
 @njit(cache=True, nogil=True)
+def _discard_or_ruff_low(g, legal, winners, hand, unknown, rng):
+    """The cheapest card, but ruff with the lowest winning trump rather than give the
+    defenders a ten or an ace (``winners``: the trumps that would win, or none)."""
+    discard = _cheapest(g, legal, hand, unknown, rng)
+    if winners and POINTS[g, discard] >= 10 and CARD_CLASS[g, discard] != TRUMP:
+        return _cheapest(g, winners, hand, unknown, rng)
+    return discard
+
+
+@njit(cache=True, nogil=True)
 def _master_winner(g, winners, unknown):
     """The weakest winner that no unknown card of its class beats, or -1."""
     m = winners
@@ -284,7 +294,7 @@ def _declarer_follow(g, decl, hand, legal, trick, n, unknown, voids, rng):
                 return _take_last(g, winners, unknown)
             if trick_points > 0 or popcount(hand & CLASS_MASKS[g, TRUMP]) > 3:
                 return _safe_ruff(g, winners)
-        return _cheapest(g, legal, hand, unknown, rng)
+        return _discard_or_ruff_low(g, legal, 0 if following else winners, hand, unknown, rng)
     # second to play: the defender behind may still beat us
     behind = (decl + 1) % 3
     if winners:
@@ -302,7 +312,7 @@ def _declarer_follow(g, decl, hand, legal, trick, n, unknown, voids, rng):
             master = _master_winner(g, winners, unknown)
             if master >= 0:
                 return master
-    return _cheapest(g, legal, hand, unknown, rng)
+    return _discard_or_ruff_low(g, legal, 0 if following else winners, hand, unknown, rng)
 
 
 # ---------------------------------------------------------------- suit and grand: defenders
