@@ -56,6 +56,13 @@ def test_declarer_with_trump_majority_keeps_a_lone_jack_and_drives_with_a_cheap_
     assert choice(C, 0, 0, "DJ.CA.CT.CK.C9.C8.C7.SA.HA.D7") == Card.C7
 
 
+def test_declarer_keeps_a_single_trump_that_cannot_win_and_cashes_a_side_master_first():
+    # the club jack is the defenders' last trump: leading the heart jack into it would only
+    # hand them the lead (and the diamond ten to a defender's discard later)
+    played = "SJ.DJ.CA.CT.CK.CQ.C9.C8.C7.DA.D7.SA.ST.SK.SQ.S9.S8.S7"
+    assert choice(C, 0, 0, "HJ.DT.DQ.DK", played=played) == Card.DT
+
+
 def test_declarer_cashes_a_side_ace_once_the_defenders_have_no_trumps():
     assert choice(G, 0, 0, "CJ.SA.ST.S9.H7.H8.D7", played="SJ.HJ.DJ.C7.C8.C9.D8.D9.DT") == Card.SA
 
@@ -81,7 +88,16 @@ def test_declarer_second_ruffs_a_worthless_lead_when_the_defender_behind_must_fo
 
 
 def test_declarer_void_and_trick_worthless_throws_the_cheapest_side_card():
-    assert choice(S, 2, 2, "SJ.S8.SA.DA.C9", trick="H7.H8") in (Card.C9, Card.S8)
+    assert choice(S, 2, 2, "SJ.S8.SA.DA.C9", trick="H7.H8") == Card.C9
+
+
+def test_declarer_last_ruffs_a_worthless_trick_low_rather_than_throw_a_ten():
+    assert choice(S, 2, 2, "S7.S8.HT.DA", trick="C7.C8") == Card.S7
+
+
+def test_declarer_second_ruffs_low_rather_than_throw_a_ten_where_the_defender_behind_may_over_ruff():
+    # the defender behind showed no spades: a ruff may be over-ruffed, but a discard gives ten for sure
+    assert choice(H, 1, 1, "H7.HK.CA.DT", trick="S7", voids=(0, 0b0100, 0b0100)) == Card.H7
 
 
 # ---------------------------------------------------------------- defenders, suit and grand
