@@ -245,7 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hand-eval", action="store_true",
                         help="the old players' bidding, skat, discard and declaration from the revision too")
     parser.add_argument("--searcher", metavar="SPEC",
-                        help="with --hand-eval or --against: searching players (e.g. mcu:simulations=100) instead of the heuristic")
+                        help="searching players instead of the heuristic: alone, MCU (e.g. mcu:simulations=100) with "
+                             "the old players' play-outs from the revision; with --hand-eval, the revision's hand "
+                             "evaluation; with --against, another spec")
     parser.add_argument("--against", metavar="OLD_SPEC",
                         help="instead of a revision: the --searcher spec against this one, which differs from it "
                              "only in " + ", ".join(sorted(BEFORE_PLAY_PARAMS)))
@@ -254,7 +256,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.revision or args.hand_eval or args.declarer or not args.searcher:
             parser.error("--against compares two specs of this checkout: give --searcher SPEC and no revision, "
                          "--hand-eval or --declarer")
-        args.hand_eval = True  # checked below as for a hand evaluation change: the card play must not read it
     elif not args.revision:
         parser.error("give the revision to compare with (or --searcher NEW --against OLD)")
     if args.hand_eval and args.declarer:
@@ -270,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
                 getattr(probe, "bidding", "heuristic") != "heuristic":
             parser.error("--searcher needs a searching player with heuristic bidding and without "
                          "sampler=inference (its card play must not read the hand evaluation)")
-        if not args.hand_eval and not hasattr(probe, "playout"):
+        if not args.hand_eval and not args.against and not hasattr(probe, "playout"):
             parser.error("--searcher without --hand-eval compares the play-outs' card play: it needs a player "
                          "that searches by heuristic play-outs (mcu); give --hand-eval to compare the hand evaluation")
         if args.against:
