@@ -59,6 +59,18 @@ def test_an_unknown_revision_is_refused_with_the_reason(tmp_path):
         policy_ab.load_policy("no-such-rev", tmp_path)
 
 
+def _every_arrangement(deal, players_for) -> float:
+    """New − old Seeger-Fabian per game on one deal, the new player in each seat in turn
+    (``players_for(new_seat)``), every game played in full."""
+    new, olds = [], []
+    for new_seat in range(3):
+        result = play_tournament_game(deal, players_for(new_seat)).result()
+        by_seat = result.scores_by_seat()[1] if result is not None else (0, 0, 0)
+        new.append(by_seat[new_seat])
+        olds += [by_seat[seat] for seat in range(3) if seat != new_seat]
+    return sum(new) / 3 - sum(olds) / 6
+
+
 def test_a_searcher_against_itself_changes_no_contract(same_policy):
     mean, _, deals, played = policy_ab.searcher_tournament(same_policy, "mcu:simulations=5", 6, seed=3)
     assert (mean, deals, played) == (0.0, 6, 0)
@@ -75,19 +87,15 @@ def test_the_searchers_skipped_deals_are_the_games_every_arrangement_plays(tmp_p
     mean, _, count, played = policy_ab.searcher_tournament(old, spec, deals, seed)
     assert count == deals and 0 < played < deals
 
-    def every_arrangement(index, deal):
-        new, olds = [], []
-        for new_seat in range(3):
-            players = [make_player(spec, seed_for(seed, index, seat)) for seat in range(3)]
-            for seat, player in enumerate(players):
-                if seat != new_seat:
-                    player.before_play.hand_eval = earlier
-            by_seat = play_tournament_game(deal, players).result().scores_by_seat()[1]
-            new.append(by_seat[new_seat])
-            olds += [by_seat[seat] for seat in range(3) if seat != new_seat]
-        return sum(new) / 3 - sum(olds) / 6
+    def players(index, new_seat):
+        made = [make_player(spec, seed_for(seed, index, seat)) for seat in range(3)]
+        for seat, player in enumerate(made):
+            if seat != new_seat:
+                player.before_play.hand_eval = earlier
+        return made
 
-    full = [every_arrangement(index, deal) for index, deal in enumerate(generate_deals(deals, seed))]
+    full = [_every_arrangement(deal, lambda new_seat: players(index, new_seat))
+            for index, deal in enumerate(generate_deals(deals, seed))]
     assert mean == pytest.approx(sum(full) / deals)
 
 
@@ -96,18 +104,12 @@ def test_a_bid_chance_against_another_skips_only_the_games_every_arrangement_pla
     mean, _, count, played = policy_ab.searcher_tournament(None, new_spec, deals, seed, old_spec)
     assert count == deals and 0 < played < deals
 
-    def every_arrangement(index, deal):
-        new, olds = [], []
-        for new_seat in range(3):
-            players = [make_player(new_spec if seat == new_seat else old_spec, seed_for(seed, index, seat))
-                       for seat in range(3)]
-            result = play_tournament_game(deal, players).result()
-            by_seat = result.scores_by_seat()[1] if result is not None else (0, 0, 0)
-            new.append(by_seat[new_seat])
-            olds += [by_seat[seat] for seat in range(3) if seat != new_seat]
-        return sum(new) / 3 - sum(olds) / 6
+    def players(index, new_seat):
+        return [make_player(new_spec if seat == new_seat else old_spec, seed_for(seed, index, seat))
+                for seat in range(3)]
 
-    full = [every_arrangement(index, deal) for index, deal in enumerate(generate_deals(deals, seed))]
+    full = [_every_arrangement(deal, lambda new_seat: players(index, new_seat))
+            for index, deal in enumerate(generate_deals(deals, seed))]
     assert mean == pytest.approx(sum(full) / deals)
 
 
