@@ -49,6 +49,7 @@ import sys
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from ..game import GameState, Phase
@@ -147,13 +148,13 @@ def tournament(earlier: Earlier, deal_count: int, seed: int, searcher: str | Non
     """New − old Seeger-Fabian per game, paired by deal, over the arrangements of (new, old, old):
     heuristic players, or ``searcher`` players whose play-outs take the old card play."""
     labels = ["new", "old", "old"]
+    make = partial(_rollout_searcher, searcher) if searcher else _heuristic
     diffs = []
     for index, deal in enumerate(generate_deals(deal_count, seed)):
         scores = {0: [], 1: []}
         for arrangement in arrangements(labels):
             # seeded by seat, not by arrangement: two equal policies play the very same games
-            players = [_rollout_searcher(searcher, earlier if label else None, seed_for(seed, index, seat))
-                       if searcher else _heuristic(earlier if label else None, seed_for(seed, index, seat))
+            players = [make(earlier if label else None, seed_for(seed, index, seat))
                        for seat, label in enumerate(arrangement)]
             result = play_tournament_game(deal, players).result()
             by_seat = result.scores_by_seat()[1] if result is not None else (0, 0, 0)
@@ -234,6 +235,11 @@ def declarer_only(earlier: Earlier, deal_count: int, seed: int, defenders: str) 
             "by_game": {game: mean_ci(diffs) + (len(diffs),) for game, diffs in sorted(by_game.items())}}
 
 
+def _card_play(spec) -> tuple:
+    """What of a spec acts in the card play: its kind and its other parameters."""
+    return spec.kind, {key: value for key, value in spec.params.items() if key not in BEFORE_PLAY_PARAMS}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("revision", nargs="?",
@@ -276,20 +282,19 @@ def main(argv: list[str] | None = None) -> int:
                          "that searches by heuristic play-outs (mcu); give --hand-eval to compare the hand evaluation")
         if args.against:
             try:
-                new_spec, old_spec = parse_spec(args.searcher), parse_spec(args.against)
+                same_play = _card_play(parse_spec(args.searcher)) == _card_play(parse_spec(args.against))
             except ValueError as error:
                 parser.error(str(error))
-            def card_play(spec):
-                return spec.kind, {k: v for k, v in spec.params.items() if k not in BEFORE_PLAY_PARAMS}
-            if card_play(new_spec) != card_play(old_spec):
+            if not same_play:
                 parser.error(f"{args.searcher} and {args.against} must differ only in "
                              f"{', '.join(sorted(BEFORE_PLAY_PARAMS))}: a deal with the same contract is "
                              f"then the same game")
-            mean, ci, deals, played = searcher_tournament(None, args.searcher, args.deals, args.seed, args.against)
-            print(f"{args.searcher} − {args.against}: {mean:+.2f} ± {ci:.2f} Seeger-Fabian per game, paired over "
-                  f"{deals} deals (every arrangement of one new against two old; {played} deals with a contract "
-                  f"that changes played)")
-            return 0
+    if args.against:
+        mean, ci, deals, played = searcher_tournament(None, args.searcher, args.deals, args.seed, args.against)
+        print(f"{args.searcher} − {args.against}: {mean:+.2f} ± {ci:.2f} Seeger-Fabian per game, paired over "
+              f"{deals} deals (every arrangement of one new against two old; {played} deals with a contract "
+              f"that changes played)")
+        return 0
     with tempfile.TemporaryDirectory(prefix="policy-ab-") as folder:
         old = Earlier(load_policy(args.revision, Path(folder)),
                       load_hand_eval(args.revision, Path(folder)) if args.hand_eval else None)
