@@ -6,7 +6,9 @@ A logistic curve per game family turns a score into a win chance; the curves
 were fitted on heuristic self-play (``python -m engine.tools.selfplay --fit-curves``,
 which plays every game type from every seat of random deals with the
 heuristic card play and fits the curves), so "expects to win" means what the
-heuristic card play actually achieves.  Null hands are scored by their
+heuristic card play actually achieves.  A suit game's discard adds to that
+strength the habits of a strong declarer, learned from XSkat's records
+(``engine.tools.fit_discard``).  Null hands are scored by their
 "danger": how far each suit's cards stand above the cards that cover them.
 
 Decisions then maximise the expected Seeger-Fabian score of the options
@@ -19,9 +21,11 @@ played: the card play cannot promise every trick.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from ..cards import CARD_POINTS, JACKS, Mask, Rank, Suit, cards_of, points_of
 from ..rules import FOREHAND, NULL_VALUES, GameType
@@ -281,13 +285,49 @@ def trump_game_chance(game: GameType, situation: str, score: float) -> float:
 
 # ---------------------------------------------------------------- discarding
 
+DISCARD_HABITS_PATH = Path(__file__).resolve().parent.parent / "data" / "discard_habits.json"
+DISCARD_HABITS = json.loads(DISCARD_HABITS_PATH.read_text())
+"""What the strength misses in choosing a suit game's discard, in strength units:
+the value of each shape of a side suit kept (``"1010"``: ace, no ten, king, no
+other card), of a card point and of a trump put away.  Fitted to XSkat's
+discards (``python3 -m engine.tools.fit_discard``): XSkat puts away a ten with
+its guard, or both cards of a short suit, where the strength alone keeps them.
+Grands keep the strength's own choice: with habits fitted to XSkat's grands the
+grand's strength after the discard no longer weighed its jacks right
+(``selfplay --check-terms``)."""
 
-def best_discard(cards: Mask, game: GameType, seat: int) -> tuple[Mask, float]:
+
+def side_shape(ranks: int) -> tuple[int, int, int, int]:
+    """(ace, ten, king, other cards up to 3) of a side suit's rank bits (``_suit_ranks``)."""
+    ace, ten, king = ranks >> Rank.ACE & 1, ranks >> Rank.TEN & 1, ranks >> Rank.KING & 1
+    return ace, ten, king, min(ranks.bit_count() - ace - ten - king, 3)
+
+
+def discard_habit(kept: Mask, discard: Mask, game: GameType) -> float:
+    """The habits' part of a suit game's discard score (``DISCARD_HABITS``); 0 for other games."""
+    if game not in SUIT_GAMES:
+        return 0.0
+    shapes = DISCARD_HABITS["shapes"]
+    total = sum(shapes["".join(map(str, side_shape(_suit_ranks(kept, suit))))] for suit in _side_suits(game))
+    trumps = JACKS | 0xFF << (8 * int(game))
+    return (total + DISCARD_HABITS["per_point"] * points_of(discard)
+            + DISCARD_HABITS["per_trump"] * (discard & trumps).bit_count())
+
+
+def best_discard(cards: Mask, game: GameType, seat: int, habits: bool = True) -> tuple[Mask, float]:
     """The two cards to put away from twelve for ``game``, and the strength
-    of what is kept (plus the value of the banked points in suit and grand).
+    the game is judged by: the best strength of ten cards kept (plus the value
+    of the banked points in suit and grand).
 
-    Suit and grand: never jacks or trumps while two other cards exist; make
-    voids, bank unprotected tens.  Null: throw the most exposed cards.
+    Suit and grand: never jacks or trumps while two other cards exist; the
+    pair with the best strength plus ``discard_habit`` (without ``habits``,
+    the best strength alone, which ``fit_discard --judge`` compares with).
+    The habits do not void a suit by putting its ten away where the best
+    strength voids one that never held a ten: that kind of their change lost
+    against XSkat's defenders and double dummy alike.  The win chances were
+    fitted with the pair of the best strength put away, and the habits choose
+    a pair that does at least as well, so the game is judged by that
+    strength.  Null: throw the most exposed cards.
     """
     all_cards = list(cards_of(cards))
     if game == GameType.NULL:
@@ -310,7 +350,7 @@ def best_discard(cards: Mask, game: GameType, seat: int) -> tuple[Mask, float]:
         full = [_side_value(_suit_ranks(cards, suit), trump_count, grand) for suit in suits]
     if game == GameType.NULL:
         null_dangers = [_null_suit_danger((cards >> (8 * suit)) & 0xFF) for suit in range(4)]
-    best_mask, best_score = 0, -math.inf
+    best_mask, best_score, best_choice, plain_mask = 0, -math.inf, -math.inf, 0
     for i, a in enumerate(candidates):
         for b in candidates[i + 1:]:
             discard = (1 << a) | (1 << b)
@@ -332,15 +372,31 @@ def best_discard(cards: Mask, game: GameType, seat: int) -> tuple[Mask, float]:
                     score += grand_after_terms(kept)
             else:
                 score = after_discard_strength(kept, game, seat, discard)
+            choice = score + discard_habit(kept, discard, game) if habits else score
+            if choice > best_choice:
+                best_mask, best_choice = discard, choice
             if score > best_score:
-                best_mask, best_score = discard, score
+                plain_mask, best_score = discard, score
+    if (game in SUIT_GAMES and best_mask != plain_mask and _voids(cards, best_mask, ten=True)
+            and _voids(cards, plain_mask, ten=False)):
+        return plain_mask, best_score
     return best_mask, best_score
+
+
+def _voids(cards: Mask, discard: Mask, ten: bool) -> bool:
+    """Whether putting ``discard`` away from ``cards`` leaves a side suit void whose ten it
+    puts away (``ten``) or a void that never held a ten (not ``ten``)."""
+    for suit in range(4):
+        away = _suit_ranks(discard, suit)
+        if away and not _suit_ranks(cards & ~discard, suit) and bool(away & _TEN) == ten:
+            return True
+    return False
 
 
 def ranked_discards(cards: Mask, game: GameType, seat: int) -> list[Mask]:
     """All 66 pairs of twelve cards, best first by the score ``best_discard`` maximises
-    (the strength of what is kept, plus the banked points in suit and grand), without
-    its restriction to side cards."""
+    (the strength of what is kept, plus the banked points in suit and grand and the
+    habits in suit games), without its restriction to side cards."""
     all_cards = list(cards_of(cards))
     scored = []
     for i, a in enumerate(all_cards):
@@ -350,6 +406,7 @@ def ranked_discards(cards: Mask, game: GameType, seat: int) -> list[Mask]:
             score = after_discard_strength(kept, game, seat, discard)
             if game == GameType.NULL:
                 score += ((a & 7) + (b & 7)) * 0.001
+            score += discard_habit(kept, discard, game)
             scored.append((score, discard))
     scored.sort(key=lambda pair: (-pair[0], pair[1]))
     return [discard for _, discard in scored]

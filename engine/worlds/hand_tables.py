@@ -277,6 +277,16 @@ def matador_tables() -> tuple[np.ndarray, np.ndarray]:
     return suit, grand
 
 
+def _habit_params() -> list[float]:
+    """``hand_eval.DISCARD_HABITS`` as ``inference_core._discard_habit`` reads them from params[21:]:
+    32 shape values (index ace·16 + ten·8 + king·4 + other cards up to 3), the value of a
+    card point and of a trump put away."""
+    habits = hand_eval.DISCARD_HABITS
+    return ([habits["shapes"][f"{ace}{ten}{king}{other}"]
+             for ace in (0, 1) for ten in (0, 1) for king in (0, 1) for other in range(4)]
+            + [habits["per_point"], habits["per_trump"]])
+
+
 @lru_cache(maxsize=None)
 def core_tables() -> tuple:
     """The tables and constants ``inference_core.declarer_mixture`` takes after its first six
@@ -295,7 +305,7 @@ def core_tables() -> tuple:
                       + [hand_eval.GRAND_CAUTION, hand_eval.NULL_CAUTION, hand_eval.NULL_OUVERT_DANGER,
                          hand_eval.BID_CHANCE, hand_eval.HAND_CHANCE, hand_eval.DISCARD_POINT_WEIGHT,
                          hand_eval.GRAND_AFTER_JACK_WEIGHT, hand_eval.GRAND_AFTER_ACE_WEIGHT,
-                         hand_eval.GRAND_AFTER_CLUB_JACK_WEIGHT], float)
+                         hand_eval.GRAND_AFTER_CLUB_JACK_WEIGHT] + _habit_params(), float)
     base_values = np.array([GameType(g).base_value for g in range(5)], float)
     null_values = np.array([NULL_VALUES[(False, False)], NULL_VALUES[(False, True)],
                             NULL_VALUES[(True, False)], NULL_VALUES[(True, True)]], float)

@@ -19,8 +19,8 @@ The model is the heuristic player made soft (``PolicyModel``):
   (and, for a hand game, taking the skat), the choice has probability
   ``ε/K + (1-ε)·softmax(expected score / T_game)`` (K candidates);
 - the discard: among the pairs of its twelve cards the heuristic's rule
-  allows (no trump while two other cards exist ...), softmax of
-  ``hand_eval.best_discard``'s score / T_discard, mixed with ε uniform;
+  allows (no trump while two other cards exist ...), softmax of the score
+  ``hand_eval.best_discard`` chooses by / T_discard, mixed with ε uniform;
 - every card played: the heuristic's card with 1-ε_card, any card of the
   hand with ε_card (``inference_core.heuristic_matches``).  Each seat may play
   like the heuristic (ε_card small) or like a searching program or a person
@@ -224,7 +224,8 @@ class DiscardChoice:
     """The two cards a declarer put away, against every pair of its twelve."""
 
     scores: np.ndarray
-    """(n, 66): ``hand_eval.best_discard``'s score of putting each pair away for the declared game."""
+    """(n, 66): the score ``hand_eval.best_discard`` chooses by, of putting each pair away for the
+    declared game (the strength kept, and the habits in suit games)."""
     allowed: np.ndarray
     """(n, 66): the pair keeps the heuristic's rule (no trump while two other cards exist ...)."""
     chosen: np.ndarray

@@ -133,6 +133,26 @@ def _grand_after_terms(ten, nibble, params):
     return params[18] * (_popcount(nibble) - 2) + params[19] * aces + params[20] * (nibble & 1)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _discard_habit(ten, a, b, game, trumps, params, card_points):
+    """``hand_eval.discard_habit`` of keeping ``ten`` with ``a`` and ``b`` put away (the habits
+    from params[21:], ``hand_tables._habit_params``); ``trumps``: the game's trumps, jacks too."""
+    if game >= 4:
+        return 0.0
+    base = 21
+    out = 0.0
+    for s in range(4):
+        if s == game:
+            continue
+        ranks = (ten >> (8 * s)) & 0xFF & ~(1 << 4)  # rank bits, the jack left out
+        ace, ten_held, king = (ranks >> 7) & 1, (ranks >> 3) & 1, (ranks >> 6) & 1
+        other = min(_popcount(ranks) - ace - ten_held - king, 3)
+        out += params[base + 16 * ace + 8 * ten_held + 4 * king + other]
+    put_away = (1 << a) | (1 << b)
+    return (out + params[base + 32] * (card_points[a] + card_points[b])
+            + params[base + 33] * _popcount(put_away & trumps))
+
+
 @njit(cache=True, nogil=True)
 def _world_buffers(jack_cards, game):
     """The per-world scratch of ``_judge_world``, and the jacks and trumps as masks."""
@@ -188,7 +208,7 @@ def _judge_world(hand12, discard, forehand, steps, bid, game, side, suit_score, 
             nibble = 0
             for q in range(4):
                 nibble |= ((ten >> jack_cards[q]) & 1) << q
-            # the discard: hand_eval.best_discard's score of keeping ``ten``
+            # the discard: the score hand_eval.best_discard chooses by (strength and habits)
             discard_allowed[p] = (candidates & pair) == pair
             if game == 5:
                 discard_scores[p] = strengths[5] + ((a & 7) + (b & 7)) * 0.001
@@ -197,6 +217,7 @@ def _judge_world(hand12, discard, forehand, steps, bid, game, side, suit_score, 
                                      + _put_away_terms(ten, nibble, a, b, game, side, suit_count, jacks))
                 if game == 4:
                     discard_scores[p] += _grand_after_terms(ten, nibble, params)
+                discard_scores[p] += _discard_habit(ten, a, b, game, trumps, params, card_points)
             # equal scores are frequent (a seven or an eight away: the same strength); the heuristic
             # keeps the first pair in this order, so the later ones lose a hair (far below any real
             # difference, which is at least a thousandth)

@@ -293,6 +293,39 @@ def test_discard_banks_a_lone_ten_and_makes_a_void():
     assert discard == cards("ST.D8")
 
 
+def test_discard_habit_makes_a_void_the_strength_does_not():
+    # XSkat's choice in its own records (chunk 5, rearhand, clubs): ♦7 ♦8 away leaves diamonds
+    # void; the strength alone throws ♦7 ♥7 and keeps two short suits
+    twelve = cards("D7.D8.DJ.H7.H8.HJ.SJ.C8.C9.CQ.CK.CA")
+    assert hand_eval.best_discard(twelve, C, 2, habits=False)[0] == cards("D7.H7")
+    discard, score = hand_eval.best_discard(twelve, C, 2)
+    assert discard == cards("D7.D8")
+    # the game is judged by the best strength of ten cards kept, as the win chances were fitted
+    plain = cards("D7.H7")
+    assert score == pytest.approx(hand_eval.after_discard_strength(twelve & ~plain, C, 2, plain))
+
+
+def test_discard_habit_does_not_void_a_ten_where_the_strength_voids_a_suit_without_one():
+    # the habits alone would put ♣10 ♣Q away (clubs void, ten banked); the strength voids
+    # diamonds, which never held a ten, and that stays
+    twelve = cards("D7.DQ.H7.H8.HJ.HA.S8.S9.ST.SJ.CT.CQ")
+    assert hand_eval.ranked_discards(twelve, S, 1)[0] == cards("CT.CQ")
+    assert hand_eval.best_discard(twelve, S, 1)[0] == cards("D7.DQ")
+
+
+def test_discard_habits_value_every_shape_and_the_void_at_zero():
+    shapes = hand_eval.DISCARD_HABITS["shapes"]
+    assert len(shapes) == 32 and shapes["0000"] == 0
+    # a ten guarded by one small card, without its ace, is what the strength overvalues most
+    assert min(shapes, key=shapes.get) == "0101"
+
+
+def test_grands_keep_the_discard_of_the_best_strength():
+    # habits fitted to XSkat's grands would put away ♥10 ♠10 here
+    twelve = cards("CJ.SJ.HJ.CA.CT.HT.H8.ST.S9.DK.D8.D7")
+    assert hand_eval.best_discard(twelve, G, 0)[0] == cards("D7.DK")
+
+
 def test_discard_never_puts_away_jacks_or_trumps():
     twelve = cards("CJ.SJ.HJ.DJ.HA.HT.HK.H9.H8.H7.SA.DA")
     for game in (H, G):

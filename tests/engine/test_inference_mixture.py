@@ -53,9 +53,10 @@ def test_every_ten_of_the_twelve_is_judged_as_hand_eval_judges_it(seat, game, bi
                 assert margins[0, p, s] == pytest.approx(expected, abs=1e-9)
             assert utilities[0, p, :7] == pytest.approx(hand_tables.expected_scores(hand_chances, hand_values)[0])
             assert list(allowed[0, p, :7]) == list(hand_values[0] >= bid)
-            if game != GameType.NULL:  # the discard's score: the strength it leaves, as hand_eval judges it
+            if game != GameType.NULL:  # the discard's score: the strength it leaves and the habits
                 assert scores[0, p] + TIE_BREAK * p == pytest.approx(
-                    hand_eval.after_discard_strength(twelve & ~pair, game, seat, pair), abs=1e-9)
+                    hand_eval.after_discard_strength(twelve & ~pair, game, seat, pair)
+                    + hand_eval.discard_habit(twelve & ~pair, pair, game), abs=1e-9)
         # the best allowed pair is the discard the heuristic puts away for this game
         best = pairs[int(np.argmax(np.where(discard_allowed[0], scores[0], -np.inf)))]
         assert best == hand_eval.best_discard(twelve, game, seat)[0]
