@@ -154,10 +154,10 @@ def double_dummy_points(example: Example, discard: Mask) -> int:
     return solve(position, per_card=False).value
 
 
-def judge(found: list[Example]) -> dict[str, tuple[float, float, float, float]]:
-    """For the suit games whose discard the habits change: per discard (``habits``, the
-    record's ``own``), the mean and 95 % half-interval of its double-dummy card points
-    and wins minus those of the strength's discard; ``"n"`` holds the count."""
+def judge(found: list[Example]) -> tuple[int, dict[str, tuple[float, float, float, float]]]:
+    """How many suit games the habits change the discard of, and for those, per discard
+    (``habits``, the record's ``own``): the mean and 95 % half-interval of its double-dummy
+    card points and of its wins, minus those of the strength's discard."""
     diffs: dict[str, tuple[list[int], list[int]]] = {"habits": ([], []), "own": ([], [])}
     for example in found:
         if hand_eval.family(example.game) != "suit":
@@ -175,9 +175,9 @@ def judge(found: list[Example]) -> dict[str, tuple[float, float, float, float]]:
     def mean_ci(values: list[int]) -> tuple[float, float]:
         a = np.array(values, float)
         return float(a.mean()), float(1.96 * a.std(ddof=1) / np.sqrt(len(a)))
-    out = {name: (*mean_ci(points), *mean_ci(wins)) for name, (points, wins) in diffs.items() if len(points) > 1}
-    out["n"] = (len(diffs["habits"][0]), 0.0, 0.0, 0.0)
-    return out
+    changed = len(diffs["habits"][0])
+    return changed, {name: (*mean_ci(points), *mean_ci(wins)) for name, (points, wins) in diffs.items()
+                     if changed > 1}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -188,10 +188,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--judge", action="store_true",
                         help="only judge the stored habits double dummy on the records' real deals")
     args = parser.parse_args(argv)
-    found = examples(args.records)
+    from ..record import RecordError
+    try:
+        found = examples(args.records)
+    except (OSError, RecordError) as err:
+        parser.error(f"{args.records}: {err}")
     if args.judge:
-        judged = judge(found)
-        print(f"{int(judged['n'][0])} suit games whose discard the habits change; double dummy on the real deal, "
+        changed, judged = judge(found)
+        print(f"{changed} suit games whose discard the habits change; double dummy on the real deal, "
               f"against the strength's discard:")
         for name in ("habits", "own"):
             if name in judged:

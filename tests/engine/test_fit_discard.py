@@ -94,8 +94,8 @@ def test_judge_plays_each_changed_discard_double_dummy_against_the_strengths():
     unchanged = _dealt("CJ.SJ.HJ.CA.CT.C9.C8.C7.HA.H7.ST.D8", 1, "ST.D8", GameType.CLUBS, "ST.D8")
     assert (hand_eval.best_discard(unchanged.cards, GameType.CLUBS, 1, habits=False)[0]
             == hand_eval.best_discard(unchanged.cards, GameType.CLUBS, 1)[0])
-    judged = fit_discard.judge([changed[0], unchanged, changed[1]])
-    assert judged["n"][0] == 2
+    count, judged = fit_discard.judge([changed[0], unchanged, changed[1]])
+    assert count == 2 and set(judged) == {"habits", "own"}
     plain, habit, own = (CardSet.from_str(d).mask for d in ("D7.H7", "D7.D8", "H7.H8"))
     for name, discard in (("habits", habit), ("own", own)):
         points = [fit_discard.double_dummy_points(e, discard) - fit_discard.double_dummy_points(e, plain)
