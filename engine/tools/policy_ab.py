@@ -61,18 +61,23 @@ from ..tournament import seed_for, arrangements, generate_deals, mean_ci, play_t
 
 POLICY_PATH = "engine/policy/heuristic_core.py"
 HAND_EVAL_PATH = "engine/policy/hand_eval.py"
+DISCARD_HABITS_PATH = "engine/data/discard_habits.json"
 PLAYOUT_CORE_PATH = "engine/policy/playout_core.py"
 PLAYOUT_PATH = "engine/policy/playout.py"
 # the spec parameters that act before the card play only (see ``--against``)
 BEFORE_PLAY_PARAMS = frozenset({"bid_chance"})
 
 
+def _git_show(revision: str, source_path: str) -> subprocess.CompletedProcess:
+    root = Path(__file__).resolve().parents[2]
+    return subprocess.run(["git", "-C", str(root), "show", f"{revision}:{source_path}"],
+                          capture_output=True, text=True)
+
+
 def _load_earlier(revision: str, folder: Path, source_path: str, module_name: str):
     """The module ``source_path`` as it was at ``revision``, imported from a copy in
     ``folder`` as ``module_name``."""
-    root = Path(__file__).resolve().parents[2]
-    source = subprocess.run(["git", "-C", str(root), "show", f"{revision}:{source_path}"],
-                            capture_output=True, text=True)
+    source = _git_show(revision, source_path)
     if source.returncode != 0:
         raise SystemExit(f"policy_ab: cannot read {source_path} at {revision!r}: {source.stderr.strip()}")
     path = folder / (module_name.rpartition(".")[2] + ".py")
@@ -113,8 +118,14 @@ def load_playout(revision: str, folder: Path, policy):
 
 def load_hand_eval(revision: str, folder: Path):
     """``engine.policy.hand_eval`` as it was at ``revision`` (named inside the package, so
-    that its relative imports find this checkout's modules)."""
-    return _load_earlier(revision, folder, HAND_EVAL_PATH, "engine.policy.hand_eval_earlier")
+    that its relative imports find this checkout's modules), with the discard habits of
+    that revision where it had them, laid out beside it as in the package."""
+    habits = _git_show(revision, DISCARD_HABITS_PATH)
+    if habits.returncode == 0:
+        (folder / "data").mkdir(exist_ok=True)
+        (folder / "data" / Path(DISCARD_HABITS_PATH).name).write_text(habits.stdout)
+    (folder / "policy").mkdir(exist_ok=True)
+    return _load_earlier(revision, folder / "policy", HAND_EVAL_PATH, "engine.policy.hand_eval_earlier")
 
 
 @dataclass(frozen=True)

@@ -149,3 +149,10 @@ def test_a_searcher_needs_play_outs_or_the_hand_evaluation_and_a_card_play_that_
     with pytest.raises(SystemExit):
         policy_ab.main(["HEAD", "--hand-eval", "--searcher", "mcu:simulations=5,sampler=inference"])
     assert "sampler=inference" in capsys.readouterr().err
+
+
+def test_the_earlier_hand_evaluation_reads_the_discard_habits_of_its_revision(tmp_path):
+    from engine.policy import hand_eval
+    earlier = policy_ab.load_hand_eval("HEAD", tmp_path)
+    assert earlier.DISCARD_HABITS == hand_eval.DISCARD_HABITS
+    assert Path(earlier.DISCARD_HABITS_PATH).is_relative_to(tmp_path)
