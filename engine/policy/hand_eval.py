@@ -303,12 +303,20 @@ def side_shape(ranks: int) -> tuple[int, int, int, int]:
     return ace, ten, king, min(ranks.bit_count() - ace - ten - king, 3)
 
 
+HABIT_SHAPE_VALUES = tuple(DISCARD_HABITS["shapes"][f"{ace}{ten}{king}{other}"]
+                           for ace in (0, 1) for ten in (0, 1) for king in (0, 1) for other in range(4))
+"""``DISCARD_HABITS``' shape values by index ace·16 + ten·8 + king·4 + other (the order the
+fit and the inference core use)."""
+
+
 def discard_habit(kept: Mask, discard: Mask, game: GameType) -> float:
     """The habits' part of a suit game's discard score (``DISCARD_HABITS``); 0 for other games."""
     if game not in SUIT_GAMES:
         return 0.0
-    shapes = DISCARD_HABITS["shapes"]
-    total = sum(shapes["".join(map(str, side_shape(_suit_ranks(kept, suit))))] for suit in _side_suits(game))
+    total = 0.0
+    for suit in _side_suits(game):
+        ace, ten, king, other = side_shape(_suit_ranks(kept, suit))
+        total += HABIT_SHAPE_VALUES[16 * ace + 8 * ten + 4 * king + other]
     trumps = JACKS | 0xFF << (8 * int(game))
     return (total + DISCARD_HABITS["per_point"] * points_of(discard)
             + DISCARD_HABITS["per_trump"] * (discard & trumps).bit_count())

@@ -282,9 +282,7 @@ def _habit_params() -> list[float]:
     32 shape values (index ace·16 + ten·8 + king·4 + other cards up to 3), the value of a
     card point and of a trump put away."""
     habits = hand_eval.DISCARD_HABITS
-    return ([habits["shapes"][f"{ace}{ten}{king}{other}"]
-             for ace in (0, 1) for ten in (0, 1) for king in (0, 1) for other in range(4)]
-            + [habits["per_point"], habits["per_trump"]])
+    return [*hand_eval.HABIT_SHAPE_VALUES, habits["per_point"], habits["per_trump"]]
 
 
 @lru_cache(maxsize=None)
