@@ -59,6 +59,8 @@ class Example:
     discard: Mask
     hands: tuple[Mask, Mask, Mask]
     """The three hands as dealt."""
+    bid: int = 18
+    """The bid the declarer won the bidding at."""
 
 
 def examples(path: str | Path) -> list[Example]:
@@ -75,7 +77,7 @@ def examples(path: str | Path) -> list[Example]:
                 or hand_eval.family(decl.game) == "null"):
             continue
         cards = state.deal.hands[state.declarer] | state.deal.skat
-        found.append(Example(cards, decl.game, state.declarer, state.discard, tuple(state.deal.hands)))
+        found.append(Example(cards, decl.game, state.declarer, state.discard, tuple(state.deal.hands), state.bid))
     return found
 
 
