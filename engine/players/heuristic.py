@@ -131,6 +131,12 @@ class HeuristicPlayer(Player):
         candidates = [ContractCandidate.estimate(o.declaration, o.discard, o.chance, o.expected, o == chosen)
                       for o in options]
         note = f"the {what} with the best expected score among the games worth the bid"
+        by_expected = self.hand_eval.choose_best(options, view.bid) if options else None
+        if chosen is not None and by_expected is not None and chosen != by_expected:
+            cards = view.hands[view.declarer] | (view.discard if view.phase == Phase.DECLARE else 0)
+            note = (f"the {what} for a grand: XSkat's habit prefers a grand with these twelve cards (log-odds "
+                    f"{self.hand_eval.grand_habit(cards, view.declarer):+.1f}) to the suit game of the better "
+                    f"expected score")
         return self._analysis(view, view.declarer, view.bid, candidates, None, note)
 
     # bidding -------------------------------------------------------------
@@ -164,14 +170,16 @@ class HeuristicPlayer(Player):
     def _plan_after_skat(self, view: GameState) -> Option:
         """The game to play with twelve cards, and the discard for it."""
         seat = view.declarer
-        options = self.hand_eval.declaration_options(view.hands[seat], seat)
+        cards = view.hands[seat]
+        options = self.hand_eval.declaration_options(cards, seat)
         # The engine's rule: e.g. a null below the bid is refused, so never plan it.
-        return self.hand_eval.choose_best(self._legal(view, options), view.bid)
+        return self.hand_eval.choose_best(self._legal(view, options), view.bid, cards, seat)
 
     def _declaration_after_discard(self, view: GameState) -> Declaration:
         seat = view.declarer
         options = self.hand_eval.kept_options(view.hands[seat], view.discard, seat)
-        return self.hand_eval.choose_best(self._legal(view, options), view.bid).declaration
+        return self.hand_eval.choose_best(self._legal(view, options), view.bid, view.hands[seat] | view.discard,
+                                          seat).declaration
 
     # card play -------------------------------------------------------------
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import inspect
 import subprocess
 import sys
 import tempfile
@@ -61,7 +62,7 @@ from ..tournament import seed_for, arrangements, generate_deals, mean_ci, play_t
 
 POLICY_PATH = "engine/policy/heuristic_core.py"
 HAND_EVAL_PATH = "engine/policy/hand_eval.py"
-DISCARD_HABITS_PATH = "engine/data/discard_habits.json"
+HABIT_PATHS = ("engine/data/discard_habits.json", "engine/data/grand_habits.json")
 PLAYOUT_CORE_PATH = "engine/policy/playout_core.py"
 PLAYOUT_PATH = "engine/policy/playout.py"
 # the spec parameters that act before the card play only (see ``--against``)
@@ -118,14 +119,27 @@ def load_playout(revision: str, folder: Path, policy):
 
 def load_hand_eval(revision: str, folder: Path):
     """``engine.policy.hand_eval`` as it was at ``revision`` (named inside the package, so
-    that its relative imports find this checkout's modules), with the discard habits of
-    that revision where it had them, laid out beside it as in the package."""
-    habits = _git_show(revision, DISCARD_HABITS_PATH)
-    if habits.returncode == 0:
-        (folder / "data").mkdir(exist_ok=True)
-        (folder / "data" / Path(DISCARD_HABITS_PATH).name).write_text(habits.stdout)
+    that its relative imports find this checkout's modules), with the habits of that
+    revision where it had them, laid out beside it as in the package.  A revision before
+    the grand habit chooses its game by expected scores alone, whatever twelve cards the
+    player passes ``choose_best``."""
+    for path in HABIT_PATHS:
+        habits = _git_show(revision, path)
+        if habits.returncode == 0:
+            (folder / "data").mkdir(exist_ok=True)
+            (folder / "data" / Path(path).name).write_text(habits.stdout)
     (folder / "policy").mkdir(exist_ok=True)
-    return _load_earlier(revision, folder / "policy", HAND_EVAL_PATH, "engine.policy.hand_eval_earlier")
+    return taking_twelve_cards(_load_earlier(revision, folder / "policy", HAND_EVAL_PATH,
+                                             "engine.policy.hand_eval_earlier"))
+
+
+def taking_twelve_cards(module):
+    """``module`` (a hand evaluation) with a ``choose_best`` that takes the declarer's twelve
+    cards and seat as today's does, ignoring them where it did not know the grand habit."""
+    if "cards" not in inspect.signature(module.choose_best).parameters:
+        by_expected = module.choose_best
+        module.choose_best = lambda options, bid, cards=None, seat=0: by_expected(options, bid)
+    return module
 
 
 @dataclass(frozen=True)

@@ -326,6 +326,63 @@ def test_grands_keep_the_discard_of_the_best_strength():
     assert hand_eval.best_discard(twelve, G, 0)[0] == cards("D7.DK")
 
 
+def test_grand_habit_declares_the_grand_xskat_plays_where_the_expected_scores_choose_clubs():
+    # XSkat's own hand (chunk 0, deal 41, forehand): it declared the grand and won it
+    twelve = cards("DT.DJ.DA.H7.HA.S9.ST.SJ.C7.C8.CQ.CA")
+    options = list(hand_eval.declaration_options(twelve, 0))
+    assert hand_eval.choose_best(options, 18).declaration.game == C
+    assert hand_eval.prefers_grand(twelve, 0)
+    assert hand_eval.choose_best(options, 18, twelve, 0).declaration.game == G
+    # in middlehand the same cards are a little short of it (XSkat leads less often there)
+    assert hand_eval.choose_best(options, 18, twelve, 1).declaration.game == C
+
+
+def test_grand_habit_keeps_a_long_suit_with_two_jacks_and_one_ace():
+    twelve = cards("D9.DT.S7.S8.S9.ST.SJ.SQ.SA.C9.CJ.CK")
+    assert not hand_eval.prefers_grand(twelve, 0)
+    assert hand_eval.choose_best(list(hand_eval.declaration_options(twelve, 0)), 18, twelve, 0).declaration.game == S
+
+
+def test_grand_habit_only_adds_grands_worth_the_bid():
+    twelve = cards("D9.DT.S7.S8.S9.ST.SJ.SQ.SA.C9.CJ.CK")  # the habit does not prefer the grand
+    options = list(hand_eval.declaration_options(twelve, 0))
+    for bid in (18, 33, 35, 48):
+        assert hand_eval.choose_best(options, bid, twelve, 0) == hand_eval.choose_best(options, bid)
+    # where it prefers the grand, a grand below the bid is no choice
+    twelve = cards("DT.DJ.DA.H7.HA.S9.ST.SJ.C7.C8.CQ.CA")  # grand without 1, played 2: 48
+    options = list(hand_eval.declaration_options(twelve, 0))
+    assert hand_eval.choose_best(options, 50, twelve, 0) == hand_eval.choose_best(options, 50)
+
+
+def test_grand_habit_weighs_jacks_and_aces_up():
+    weights = hand_eval.GRAND_HABITS["weights"]
+    assert set(weights) == set(hand_eval.GRAND_HABIT_FEATURES)
+    jacks = [0.0] + [weights[f"{n} jack" + ("s" if n != "one" else "")] for n in ("one", "two", "three", "four")]
+    assert jacks == sorted(jacks) and weights["aces"] > 0 and weights["club jack"] > 0
+    assert hand_eval.grand_habit(cards("CJ.SJ.HJ.DJ.CA.SA.HA.DA.CT.ST.HT.DT"), 0) > 0
+    assert hand_eval.grand_habit(cards("C7.C8.C9.CQ.CK.CA.S7.S8.H7.H8.D7.D8"), 0) < 0
+
+
+def test_declarer_plans_and_declares_the_habits_grand():
+    twelve = "DT.DJ.DA.H7.HA.S9.ST.SJ.C7.C8.CQ.CA"
+    forehand = cards(twelve) & ~cards("C7.C8")
+    rest = [c for c in cards_of(FULL_DECK & ~cards(twelve))]
+    deal = Deal((forehand, sum(1 << c for c in rest[:10]), sum(1 << c for c in rest[10:])), cards("C7.C8"))
+    state = GameState.new(deal)
+    player = HeuristicPlayer(seed=1)
+    while state.phase == Phase.BIDDING:
+        state.push(Pass() if state.to_move != 0 else player.choose(state.view(0)).move)
+    assert state.declarer == 0
+    notes = []
+    while state.phase != Phase.PLAY:
+        decision = player.choose(state.view(0))
+        notes.append(decision.analysis.note if decision.analysis else "")
+        state.push(decision.move)
+    assert state.declaration.game == G
+    # the discard and the declaration say why the grand beat clubs' better expected score
+    assert sum("XSkat's habit prefers a grand" in note for note in notes) == 2
+
+
 def test_discard_never_puts_away_jacks_or_trumps():
     twelve = cards("CJ.SJ.HJ.DJ.HA.HT.HK.H9.H8.H7.SA.DA")
     for game in (H, G):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.cards import CardSet
 from engine.players.registry import make_player
 from engine.tools import policy_ab
 from engine.tournament import generate_deals, play_tournament_game, seed_for
@@ -77,11 +78,13 @@ def test_a_searcher_against_itself_changes_no_contract(same_policy):
 
 
 def test_the_searchers_skipped_deals_are_the_games_every_arrangement_plays(tmp_path):
-    # an earlier hand evaluation without the grand's after terms: some declarations differ
+    # an earlier hand evaluation without the grand's after terms and without the grand
+    # habit: some declarations differ
     earlier = policy_ab.load_hand_eval("HEAD", tmp_path)
     for name in ("GRAND_AFTER_JACK_WEIGHT", "GRAND_AFTER_ACE_WEIGHT", "GRAND_AFTER_CLUB_JACK_WEIGHT"):
         setattr(earlier, name, 0.0)
     earlier.CURVES = {**earlier.CURVES, ("grand", "after"): earlier.Curve(6.00, 1.00)}
+    earlier.prefers_grand = lambda cards, seat: False
     old = policy_ab.Earlier(policy_ab.load_policy("HEAD", tmp_path), earlier)
     spec, deals, seed = "mcu:simulations=5", 40, 4
     mean, _, count, played = policy_ab.searcher_tournament(old, spec, deals, seed)
@@ -156,3 +159,15 @@ def test_the_earlier_hand_evaluation_reads_the_discard_habits_of_its_revision(tm
     earlier = policy_ab.load_hand_eval("HEAD", tmp_path)
     assert earlier.DISCARD_HABITS == hand_eval.DISCARD_HABITS
     assert Path(earlier.DISCARD_HABITS_PATH).is_relative_to(tmp_path)
+
+
+def test_an_earlier_hand_evaluation_without_the_grand_habit_chooses_by_expected_scores():
+    from types import SimpleNamespace
+    from engine.policy import hand_eval
+    twelve = CardSet.from_str("DT.DJ.DA.H7.HA.S9.ST.SJ.C7.C8.CQ.CA").mask
+    options = list(hand_eval.declaration_options(twelve, 0))
+    earlier = policy_ab.taking_twelve_cards(SimpleNamespace(choose_best=lambda options, bid: max(
+        options, key=lambda o: (o.expected, o.value))))
+    assert earlier.choose_best(options, 18, twelve, 0) == hand_eval.choose_best(options, 18)
+    assert hand_eval.choose_best(options, 18, twelve, 0) != hand_eval.choose_best(options, 18)
+    assert policy_ab.taking_twelve_cards(hand_eval) is hand_eval and hand_eval.choose_best.__module__ == hand_eval.__name__
