@@ -133,9 +133,8 @@ class HeuristicPlayer(Player):
         note = f"the {what} with the best expected score among the games worth the bid"
         by_expected = self.hand_eval.choose_best(options, view.bid) if options else None
         if chosen is not None and by_expected is not None and chosen != by_expected:
-            cards = view.hands[view.declarer] | (view.discard if view.phase == Phase.DECLARE else 0)
             note = (f"the {what} for a grand: XSkat's habit prefers a grand with these twelve cards (log-odds "
-                    f"{self.hand_eval.grand_habit(cards, view.declarer):+.1f}) to the suit game of the better "
+                    f"{self.hand_eval.grand_habit(_twelve(view), view.declarer):+.1f}) to the suit game of the better "
                     f"expected score")
         return self._analysis(view, view.declarer, view.bid, candidates, None, note)
 
@@ -170,16 +169,14 @@ class HeuristicPlayer(Player):
     def _plan_after_skat(self, view: GameState) -> Option:
         """The game to play with twelve cards, and the discard for it."""
         seat = view.declarer
-        cards = view.hands[seat]
-        options = self.hand_eval.declaration_options(cards, seat)
+        options = self.hand_eval.declaration_options(view.hands[seat], seat)
         # The engine's rule: e.g. a null below the bid is refused, so never plan it.
-        return self.hand_eval.choose_best(self._legal(view, options), view.bid, cards, seat)
+        return self.hand_eval.choose_best(self._legal(view, options), view.bid, _twelve(view), seat)
 
     def _declaration_after_discard(self, view: GameState) -> Declaration:
         seat = view.declarer
         options = self.hand_eval.kept_options(view.hands[seat], view.discard, seat)
-        return self.hand_eval.choose_best(self._legal(view, options), view.bid, view.hands[seat] | view.discard,
-                                          seat).declaration
+        return self.hand_eval.choose_best(self._legal(view, options), view.bid, _twelve(view), seat).declaration
 
     # card play -------------------------------------------------------------
 
@@ -212,3 +209,9 @@ class HeuristicPlayer(Player):
             skat_known, decl_open, self._rng,
         )
         return int(card)
+
+
+def _twelve(view: GameState) -> int:
+    """The declarer's twelve cards after taking the skat: its hand, and once it has put two
+    away (the declaration), those two as well."""
+    return view.hands[view.declarer] | (view.discard if view.phase == Phase.DECLARE else 0)

@@ -345,17 +345,24 @@ HABIT_SHAPE_VALUES = tuple(DISCARD_HABITS["shapes"][f"{ace}{ten}{king}{other}"]
 fit and the inference core use)."""
 
 
+def _habit_shape_value(ranks: int) -> float:
+    """``DISCARD_HABITS``' value of keeping a side suit with these rank bits."""
+    ace, ten, king, other = side_shape(ranks)
+    return HABIT_SHAPE_VALUES[16 * ace + 8 * ten + 4 * king + other]
+
+
+def _habit_total(shape_values: list[float], discard: Mask, game: GameType) -> float:
+    """The habits' score from the kept side suits' shape values and the pair put away."""
+    trumps = JACKS | 0xFF << (8 * int(game))
+    return (sum(shape_values) + DISCARD_HABITS["per_point"] * points_of(discard)
+            + DISCARD_HABITS["per_trump"] * (discard & trumps).bit_count())
+
+
 def discard_habit(kept: Mask, discard: Mask, game: GameType) -> float:
     """The habits' part of a suit game's discard score (``DISCARD_HABITS``); 0 for other games."""
     if game not in SUIT_GAMES:
         return 0.0
-    total = 0.0
-    for suit in _side_suits(game):
-        ace, ten, king, other = side_shape(_suit_ranks(kept, suit))
-        total += HABIT_SHAPE_VALUES[16 * ace + 8 * ten + 4 * king + other]
-    trumps = JACKS | 0xFF << (8 * int(game))
-    return (total + DISCARD_HABITS["per_point"] * points_of(discard)
-            + DISCARD_HABITS["per_trump"] * (discard & trumps).bit_count())
+    return _habit_total([_habit_shape_value(_suit_ranks(kept, suit)) for suit in _side_suits(game)], discard, game)
 
 
 def best_discard(cards: Mask, game: GameType, seat: int, habits: bool = True) -> tuple[Mask, float]:
@@ -392,6 +399,8 @@ def best_discard(cards: Mask, game: GameType, seat: int, habits: bool = True) ->
         grand = game == GameType.GRAND
         suits = _side_suits(game)
         full = [_side_value(_suit_ranks(cards, suit), trump_count, grand) for suit in suits]
+        full_habits = [_habit_shape_value(_suit_ranks(cards, suit)) for suit in suits]
+    habits = habits and game in SUIT_GAMES
     if game == GameType.NULL:
         null_dangers = [_null_suit_danger((cards >> (8 * suit)) & 0xFF) for suit in range(4)]
     best_mask, best_score, best_choice, plain_mask = 0, -math.inf, -math.inf, 0
@@ -416,7 +425,13 @@ def best_discard(cards: Mask, game: GameType, seat: int, habits: bool = True) ->
                     score += grand_after_terms(kept)
             else:
                 score = after_discard_strength(kept, game, seat, discard)
-            choice = score + discard_habit(kept, discard, game) if habits else score
+            choice = score
+            if habits and side_only:  # as for the strength, only the suits of a and b change
+                choice += _habit_total([value if suit != a >> 3 and suit != b >> 3
+                                        else _habit_shape_value(_suit_ranks(kept, suit))
+                                        for suit, value in zip(suits, full_habits)], discard, game)
+            elif habits:
+                choice += discard_habit(kept, discard, game)
             if choice > best_choice:
                 best_mask, best_choice = discard, choice
             if score > best_score:
