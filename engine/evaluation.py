@@ -1,6 +1,6 @@
 """Evaluation functions: how a simulated outcome scores for the player's side.
 
-Schäfer (2005, ch. 6) compares: mean card points (the default for suit and grand),
+Schäfer (2005, ch. 6) compares: mean card points (PIMC's and MCTS's default for suit and grand),
 the count of won games (the default for null), a step function over the
 outcome classes, and three ways of sloping the steps.  Here each is one
 ``Evaluation`` with parameters, parsed from a short spec:
@@ -12,6 +12,9 @@ outcome classes, and three ways of sloping the steps.  Here each is one
     type2-50        step, each level ramping up to 50 % of the next step's height (25/50/75);
                     the lost level never ramps above 0
     type3           step, each level ramping all the way to the next (piecewise linear)
+
+MCU's default for suit and grand is ``type2-50``, which the thesis found the only one to
+strengthen it, and which wins more games against XSkat (docs/strength.md).
 
 Null games know only lost and won: ``step`` and the sloped types give -2 and 1.
 """
@@ -86,5 +89,6 @@ class Evaluation:
         return sloped
 
 
-def default_for(null_game: bool) -> Evaluation:
-    return Evaluation("wins") if null_game else Evaluation("mean")
+def default_for(null_game: bool, trump_games: Evaluation = Evaluation("mean")) -> Evaluation:
+    """A player's evaluation where its spec gives none: won games in null, ``trump_games`` otherwise."""
+    return Evaluation("wins") if null_game else trump_games

@@ -109,7 +109,7 @@ class OpponentSettings:
         if parsed.kind not in OPPONENT_KINDS:
             raise ValueError(f"the table seats {', '.join(OPPONENT_KINDS)} opponents, not {parsed.kind!r}")
         params = dict(parsed.params)
-        result = cls(kind=parsed.kind)
+        result = cls(kind=parsed.kind, evaluation=default_evaluation(parsed.kind))
         if "time" in params or "simulations" in params:
             result.budget = float(params.pop("time")) if "time" in params else None
             result.simulations = int(params.pop("simulations")) if "simulations" in params else None
@@ -140,6 +140,15 @@ SPEC_PARAMETERS = {"evaluation": "eval=mean", "budget": "time=1", "simulations":
 
 
 @functools.cache
+def default_evaluation(kind: str) -> str:
+    """The evaluation a ``kind`` player gives suit and grand games when its spec names none:
+    the engine's (MCU ``type2-50``, PIMC and MCTS ``mean``; the heuristic has none)."""
+    from engine.players.registry import make_player
+
+    return str(getattr(make_player(kind, 0), "default_evaluation", "mean"))
+
+
+@functools.cache
 def takes(kind: str, setting: str) -> bool:
     """Whether a ``kind`` player takes ``setting`` (a key of ``SPEC_PARAMETERS``): the engine's
     registry says, by building such a player."""
@@ -153,10 +162,12 @@ def takes(kind: str, setting: str) -> bool:
 
 
 def _default_opponents() -> list[OpponentSettings]:
-    # One MCU and one PIMC opponent, 2 reference seconds each.  PIMC answers
+    # One MCU and one PIMC opponent, 2 reference seconds each.  MCU weighs its
+    # play-outs by sloped steps (type2-50, its engine default).  PIMC answers
     # "does the declarer reach 61?" per card (wins): far cheaper than exact
     # points, so it sees many more worlds in its time.
-    return [OpponentSettings(kind="mcu"), OpponentSettings(kind="pimc", evaluation="wins")]
+    return [OpponentSettings(kind="mcu", evaluation=default_evaluation("mcu")),
+            OpponentSettings(kind="pimc", evaluation="wins")]
 
 
 @dataclass
@@ -167,7 +178,8 @@ class Settings:
     """German suit symbols and rank names (B D K A)."""
     ai_delay: float = 0.5
     """Least seconds an AI move takes on screen, so a human can follow the play."""
-    hint: OpponentSettings = field(default_factory=lambda: OpponentSettings(kind="mcu", budget=1.0))
+    hint: OpponentSettings = field(default_factory=lambda: OpponentSettings(
+        kind="mcu", budget=1.0, evaluation=default_evaluation("mcu")))
     """The player that answers the hint key."""
     rules: HouseRules = ISKO
     """The rules a new series is played by (a series keeps the rules it started with)."""
@@ -254,9 +266,11 @@ class Settings:
                 attr = attr or "kind"
                 if attr not in per_opponent:
                     raise ValueError(f"unknown opponent setting {key!r}")
-                setattr(target, attr, value)
                 if attr == "kind" and value not in OPPONENT_KINDS:
                     raise ValueError(f"unknown player type {value!r} (one of {', '.join(OPPONENT_KINDS)})")
+                if attr == "kind" and target.evaluation == default_evaluation(target.kind):
+                    target.evaluation = default_evaluation(value)  # a new kind brings its own default
+                setattr(target, attr, value)
             elif key in per_opponent and key != "kind":
                 for target in result.opponents:
                     setattr(target, key, value)

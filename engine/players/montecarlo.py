@@ -149,6 +149,8 @@ class MonteCarloPlayer(Player):
     """Cards whose evaluation is within this of the best count as tied when
     secondary values can break the tie (PIMC's playouts)."""
     DEFAULT_NEAR = 1.0
+    default_evaluation = Evaluation("mean")
+    """The evaluation of suit and grand games where the spec gives no ``eval`` (null: won games)."""
     bid_valuation = "playout"
     """How the search bidder values the card play in a world (``engine.players.bidding.VALUATIONS``)."""
 
@@ -322,7 +324,7 @@ class MonteCarloPlayer(Player):
     def evaluation_for(self, view: GameState) -> Evaluation:
         if view.is_ramsch:
             return RAMSCH_EVALUATION
-        return self.evaluation or default_for(view.declaration.game == GameType.NULL)
+        return self.evaluation or default_for(view.declaration.game == GameType.NULL, self.default_evaluation)
 
     def forced_card(self, view: GameState, limit: Limit, value_single_card: bool) -> Decision | None:
         """The only legal card, played without a search, unless its worlds are wanted (a call)."""

@@ -51,3 +51,25 @@ def test_bad_specs_are_refused(bad):
 def test_specs_round_trip():
     for spec in ["mean", "wins", "step", "type1-5", "type2-75", "type3"]:
         assert str(ev(spec)) == spec
+
+
+def test_each_searcher_has_its_own_default_for_suit_and_grand_and_wins_in_null():
+    from engine.game import Deal, GameState
+    from engine.players.heuristic import HeuristicPlayer
+    from engine.players.registry import make_player
+    from engine.rules import GameType
+    from engine.series import play_game
+
+    # a finished game with a suit or grand declaration, and the defaults read off it
+    state = next(s for seed in range(50)
+                 for s in [play_game(Deal.shuffled(seed), [HeuristicPlayer(seed=k) for k in range(3)])]
+                 if s.declaration is not None and s.game not in (GameType.NULL,))
+    mcu, pimc, mcts = (make_player(spec, seed=1) for spec in ("mcu", "pimc", "mcts"))
+    assert mcu.evaluation_for(state) == ev("type2-50")
+    assert pimc.evaluation_for(state) == ev("mean")
+    assert mcts.evaluation_for(state) == ev("mean")
+    assert make_player("mcu:eval=mean", seed=1).evaluation_for(state) == ev("mean")  # the spec decides
+    null_state = next(s for seed in range(400)
+                      for s in [play_game(Deal.shuffled(seed), [HeuristicPlayer(seed=k) for k in range(3)])]
+                      if s.game == GameType.NULL)
+    assert mcu.evaluation_for(null_state) == ev("wins")
