@@ -27,7 +27,7 @@ class MCUPlayer(MonteCarloPlayer):
     core_parts = (readiness.HEURISTIC, readiness.PLAYOUTS)  # no solver
     kind_label = "MCU"
     # Sloped steps (Schäfer's type II, 50 %) rather than mean card points: against XSkat
-    # +1.9 ± 2.0 a deal over 2,401 deals, the declarer winning more of its games (docs/strength.md)
+    # +2.1 ± 1.8 a deal over 3,000 deals, the declarer winning more of its games (docs/strength.md)
     default_evaluation = Evaluation("type2", 50)
     own_params = {"reps": lambda text: whole_number_param("reps", text, 1, 10_000)}
     # the rollouts' module: policy_ab gives an old player an earlier revision's
