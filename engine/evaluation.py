@@ -89,6 +89,7 @@ class Evaluation:
         return sloped
 
 
-def default_for(null_game: bool, trump_games: Evaluation = Evaluation("mean")) -> Evaluation:
-    """A player's evaluation where its spec gives none: won games in null, ``trump_games`` otherwise."""
+def default_for(null_game: bool, trump_games: Evaluation) -> Evaluation:
+    """A player's evaluation where its spec gives none: won games in null, otherwise its own
+    default for suit and grand games (``MonteCarloPlayer.default_evaluation``)."""
     return Evaluation("wins") if null_game else trump_games
