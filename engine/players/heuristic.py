@@ -102,10 +102,18 @@ class HeuristicPlayer(Player):
         likely = [o for o in skat if o.chance >= self.hand_eval.BID_CHANCE]
         likely += [o for o in hand_games if o.chance >= self.hand_eval.HAND_CHANCE]
         chosen = next((o for o in likely if o.value == most), None) if most >= stake else None
+        lowered = None  # a game bid below its value: the skat may hold a missing top trump
+        if chosen is None and most and most >= stake:
+            lowered = next((o for o in likely if o in skat
+                            and self.hand_eval.skat_bid_value(hand, o, self.bid_chance) == most), None)
+            chosen = lowered
         thresholds = (f"win chance at least {self.hand_eval.BID_CHANCE:.0%} with the skat, "
                       f"{self.hand_eval.HAND_CHANCE:.0%} hand")
         if not most:
             note = f"no game with a {thresholds}: passes"
+        elif lowered is not None:
+            note = (f"goes to {most}: its best game with a {thresholds} is worth {lowered.value} with these ten "
+                    f"cards, but too many skats hold a top trump it lacks and would lower that")
         else:
             note = f"goes to {most}, the value of its best game with a {thresholds}"
         candidates = [ContractCandidate.estimate(o.declaration, None, o.chance, o.expected, o is chosen)

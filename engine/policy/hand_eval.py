@@ -605,19 +605,60 @@ NEAR_BEST_SCORE = 40
 many Seeger-Fabian points of the best one."""
 
 
+@lru_cache(maxsize=4096)
+def values_after_skat(hand: Mask, game: GameType) -> tuple[tuple[int, float], ...]:
+    """A suit game's or grand's plain value once the skat counts for the matadors, with the
+    share of the skats (two of the 22 cards not in ``hand``, all alike) that give at least
+    that value, highest value first.  "With" a run of top trumps keeps its value (a skat
+    can only lengthen it); "without" loses value when the skat holds a missing top trump."""
+    decl = Declaration(game)
+    if matadors(game, hand) > 0:
+        return ((game_value(decl, hand), 1.0),)
+    unseen = [1 << c for c in range(32) if not hand >> c & 1]
+    counts: dict[int, int] = {}
+    for i, first in enumerate(unseen):
+        for second in unseen[i + 1:]:
+            value = game_value(decl, hand | first | second)
+            counts[value] = counts.get(value, 0) + 1
+    total = len(unseen) * (len(unseen) - 1) // 2
+    out, at_least = [], 0
+    for value in sorted(counts, reverse=True):
+        at_least += counts[value]
+        out.append((value, at_least / total))
+    return tuple(out)
+
+
+def skat_bid_value(hand: Mask, option: Option, bid_chance: float) -> int:
+    """How far to bid on a game with the skat: the highest value it keeps after the skat
+    in enough skats that its win chance times their share still reaches ``bid_chance``.
+    A game "without" top trumps bid to its full value loses it whenever the skat holds one
+    of them, and then only a grand reaches the bid: against XSkat those forced grands lost
+    about half the time (docs/heuristic.md)."""
+    if option.declaration.game == GameType.NULL:
+        return option.value
+    for value, share in values_after_skat(hand, option.declaration.game):
+        if option.chance * share >= bid_chance:
+            return value
+    return values_after_skat(hand, option.declaration.game)[-1][0]
+
+
 def bid_limit(hand: Mask, seat: int, bid_chance: float = BID_CHANCE) -> int:
     """The highest bid this hand goes to (0: pass at once).
 
     The value of the best game (by expected score) among those expected to
     be won (with the skat: a win chance of at least ``bid_chance``), with the
-    skat or hand; matadors from the own ten cards.
+    skat or hand; matadors from the own ten cards, and with the skat only as
+    far as the skat is unlikely to spoil them (``skat_bid_value``).
     """
-    candidates = [o for o in skat_options(hand, seat) if o.chance >= bid_chance]
-    candidates += [o for o in hand_options(hand, seat) if o.chance >= HAND_CHANCE]
+    with_skat = [o for o in skat_options(hand, seat) if o.chance >= bid_chance]
+    hand_games = [o for o in hand_options(hand, seat) if o.chance >= HAND_CHANCE]
+    candidates = with_skat + hand_games
     if not candidates:
         return 0
     best = max(c.expected for c in candidates)
-    return max(o.value for o in candidates if o.expected >= best - NEAR_BEST_SCORE)
+    limits = [skat_bid_value(hand, o, bid_chance) for o in with_skat if o.expected >= best - NEAR_BEST_SCORE]
+    limits += [o.value for o in hand_games if o.expected >= best - NEAR_BEST_SCORE]
+    return max(limits)
 
 
 def reaches(option: Option, bid: int) -> bool:

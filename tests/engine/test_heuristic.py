@@ -198,6 +198,29 @@ def test_passes_a_hand_without_jacks_aces_or_null_shape():
     assert hand_eval.bid_limit(cards("DK.D8.HK.H9.SQ.S8.CK.C9.HT.DQ"), 1) == 0
 
 
+def test_values_after_skat_count_the_skats_that_hold_a_missing_top_trump():
+    # hearts "without 6" (no jack, no heart ace or ten): worth 70 only if the skat holds
+    # none of those six cards, C(16, 2) of the C(22, 2) skats
+    hand = cards("DA.DQ.D9.D7.HK.HQ.H8.H7.SA.S8")
+    values = hand_eval.values_after_skat(hand, GameType.HEARTS)
+    assert values[0] == (70, 120 / 231)
+    assert values[-1] == (20, 1.0)  # the club jack in the skat: "with 1"
+    shares = [share for _, share in values]
+    assert shares == sorted(shares) and len({value for value, _ in values}) == len(values)
+    # "with" a run of top trumps: the skat cannot lower the value
+    assert hand_eval.values_after_skat(cards("CJ.SJ.HA.HT.H8.H7.SA.C9.CK.D8"), GameType.HEARTS) == ((30, 1.0),)
+
+
+def test_bids_a_game_without_top_trumps_only_as_far_as_the_skat_is_unlikely_to_spoil_it():
+    hand = cards("DA.DQ.D9.D7.HK.HQ.H8.H7.SA.S8")
+    hearts = next(o for o in hand_eval.skat_options(hand, 0) if o.declaration == Declaration(GameType.HEARTS))
+    assert hearts.chance >= hand_eval.BID_CHANCE and hearts.value == 70
+    limit = hand_eval.bid_limit(hand, 0)
+    assert limit < hearts.value
+    kept = dict(hand_eval.values_after_skat(hand, GameType.HEARTS))[limit]
+    assert hearts.chance * kept >= hand_eval.BID_CHANCE
+
+
 def test_bids_null_with_a_hand_no_suit_of_which_can_be_caught():
     hand = cards("D7.D9.DJ.H7.H9.S7.S9.SJ.C7.C8")
     assert hand_eval.null_danger(hand) == 0
@@ -505,3 +528,14 @@ def test_self_play_1000_deals_bids_and_wins_like_xskat_roughly():
     assert stats.passed / stats.games < 0.04
     assert stats.won / stats.declared > 0.74
     assert 0.2 < stats.game_types[int(G)] / stats.declared < 0.45
+
+
+def test_bidding_note_says_why_it_stops_below_the_games_value():
+    hand = "DA.DQ.D9.D7.HK.HQ.H8.H7.SA.S8"
+    state = GameState.new(deal_with(hand, "C7.C8.C9.CQ.S7.S9.SQ.SK.DK.D8"))
+    state.push(Pass())  # middlehand and rearhand pass: forehand may open
+    state.push(Pass())
+    analysis = HeuristicPlayer(seed=1).bidding_analysis(state.view(0))
+    assert analysis.bid_limit == hand_eval.bid_limit(cards(hand), 0) < 70
+    assert "worth 70" in analysis.note and "top trump it lacks" in analysis.note
+    assert analysis.chosen.declaration == Declaration(GameType.HEARTS)
