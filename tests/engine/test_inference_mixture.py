@@ -204,10 +204,11 @@ def test_worlds_with_the_same_twelve_are_judged_once_and_as_if_alone():
             out, into = kept & -kept, skat & -skat
             swapped_hands[w, decl] = kept & ~out | into
             swapped_skats[w] = skat & ~into | out
+        twelves = {int(hands[w, decl]) | int(skats[w]) for w in range(len(hands))}  # a pool may repeat one
         hands = np.concatenate([hands, swapped_hands, hands[:5]])
         skats = np.concatenate([skats, swapped_skats, skats[:5]])
         found = evidence_in(view, hands, skats, cards=False)
-        assert found.mixtures[0].rows is not None and len(found.mixtures[0].margins) == 30
+        assert found.mixtures[0].rows is not None and len(found.mixtures[0].margins) == len(twelves)
         alone = [evidence_in(view, hands[w:w + 1], skats[w:w + 1], cards=False) for w in range(len(hands))]
         assert found.discard.chosen.tolist() == [int(a.discard.chosen[0]) for a in alone]
         assert np.array_equal(found.discard.scores, np.concatenate([a.discard.scores for a in alone]))
