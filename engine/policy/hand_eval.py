@@ -636,10 +636,9 @@ def skat_bid_value(hand: Mask, option: Option, bid_chance: float) -> int:
     about half the time (docs/heuristic.md)."""
     if option.declaration.game == GameType.NULL:
         return option.value
-    for value, share in values_after_skat(hand, option.declaration.game):
-        if option.chance * share >= bid_chance:
-            return value
-    return values_after_skat(hand, option.declaration.game)[-1][0]
+    values = values_after_skat(hand, option.declaration.game)
+    # the lowest value is kept by every skat (share 1), the floor when even it falls short
+    return next((value for value, share in values if option.chance * share >= bid_chance), values[-1][0])
 
 
 def bid_limit(hand: Mask, seat: int, bid_chance: float = BID_CHANCE) -> int:
