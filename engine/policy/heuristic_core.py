@@ -122,6 +122,8 @@ def _cheapest(g, cards, hand, unknown, rng):
         key = POINTS[g, c] * 64 + popcount(same) * 4 + popcount(BELOW[g, c] & same)
         if cls == TRUMP and g != NULL:
             key += 2000 + c
+            if POINTS[g, c] == 2:
+                key += 300  # a jack is worth more as a trump than a queen or king, not a ten
         elif POINTS[g, c] < 10 and popcount(same) == 2:
             # the other card is a ten not yet master: keep it guarded
             other = same & ~(1 << c)
@@ -324,7 +326,8 @@ def _defender_lead(g, decl, seat, hand, unknown, voids, rng):
     partner = 3 - decl - seat
     decl_trumps = not _void(voids, decl, TRUMP) and (unknown & trumps) != 0
     side = hand & ~trumps
-    # cash an ace (or a ten whose ace is gone) while the declarer must follow
+    # cash a master (an ace, a ten whose ace is gone, a king or queen above every card out)
+    # while the declarer must follow
     best = NO_CARD
     best_points = -1
     m = side
@@ -332,7 +335,7 @@ def _defender_lead(g, decl, seat, hand, unknown, voids, rng):
         c = low_index(m)
         m &= m - 1
         cls = CARD_CLASS[g, c]
-        if ABOVE[g, c] & unknown or POINTS[g, c] < 10:
+        if ABOVE[g, c] & unknown or POINTS[g, c] < 3:
             continue
         if decl_trumps and (_void(voids, decl, cls) or popcount(unknown & CLASS_MASKS[g, cls]) < 2):
             continue
@@ -405,6 +408,10 @@ def _defender_follow(g, decl, seat, hand, legal, trick, n, leader, unknown, void
     if not ABOVE[g, partner_card] & unknown and declarer_must_follow and (
         declarer_cannot_ruff or popcount(unknown & CLASS_MASKS[g, led_cls]) >= 2
     ):
+        if following:
+            # follow low: after the partner's master our higher cards of the suit are the next
+            # masters, worth more kept than smeared where the declarer may still ruff
+            return _cheapest(g, legal, hand, unknown, rng)
         return _richest(g, legal, hand, rng)
     if winners and following:
         master = _master_winner(g, winners, unknown)
