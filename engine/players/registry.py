@@ -106,10 +106,15 @@ def _build(spec: PlayerSpec, seed: int | None) -> Player:
 
         player: Player = RandomPlayer(seed)
     elif spec.kind == "heuristic":
-        _no_params(spec, params)
         from .heuristic import HeuristicPlayer
+        from .montecarlo import number_param
 
+        # the bidding's win-chance threshold, as the searching players take it (to measure it)
+        bid_chance = number_param("bid_chance", params.pop("bid_chance"), 0.05, 0.95) if "bid_chance" in params else None
+        _no_params(spec, params)
         player = HeuristicPlayer(seed)
+        if bid_chance is not None:
+            player.bid_chance = bid_chance
     elif spec.kind == "mcu":
         from .mcu import MCUPlayer
 
@@ -129,4 +134,6 @@ def _build(spec: PlayerSpec, seed: int | None) -> Player:
 def _no_params(spec: PlayerSpec, params: dict[str, str]) -> None:
     if params:
         takes = " (but calls=on|off)" if spec.kind in CALLING_KINDS else ""
+        if spec.kind == "heuristic":
+            takes = " but bid_chance=P and calls=on|off"
         raise ValueError(f"{spec.kind} takes no parameters{takes} (got {', '.join(params)})")

@@ -388,3 +388,8 @@ def test_bid_chance_is_a_spec_parameter_of_the_heuristic_bidding():
     hand = mask_of([Card.from_str(c) for c in "DJ DT D9 D8 CA CK ST SK HQ H8".split()])
     assert make_player("mcu", 1).before_play.bid_limit(hand, 0) == 0
     assert bolder.before_play.bid_limit(hand, 0) > 18
+    # the heuristic takes it too, for the same measurement of its own bidding
+    assert make_player("heuristic", 1).bid_chance == hand_eval.BID_CHANCE
+    assert make_player("heuristic:bid_chance=0.3", 1).bid_limit(hand, 0) > 18
+    with pytest.raises(ValueError, match="bid_chance=P and calls"):
+        make_player("heuristic:reps=2", 1)
