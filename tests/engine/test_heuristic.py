@@ -128,26 +128,25 @@ def test_defender_does_not_lead_away_from_an_unguarded_ten():
     assert choice(C, 1, 0, "HT.H8.S8.S7.C7.C8.DJ.D7.D8.D9") not in (Card.HT, Card.H8)
 
 
-def test_defender_second_follows_low_under_the_partners_master_and_keeps_the_next_master():
+XSKAT_DEFENDER_HABITS = {
     # after the partner's ace the ten is master: kept, it wins a trick of its own later
-    assert choice(G, 2, 1, "HT.H7.S8.D9.C7", trick="HA", leader=0) == Card.H7
-
-
-def test_defender_second_void_smears_when_the_partners_lead_is_master_and_the_declarer_must_follow():
-    assert choice(G, 2, 1, "ST.S7.D9.C7", trick="HA", leader=0) == Card.ST
-
-
-def test_defender_under_the_declarers_jack_keeps_its_own_jack_and_gives_a_plain_trump():
-    assert choice(C, 0, 1, "DJ.CQ.S7.H8.DA", trick="HJ", leader=0) == Card.CQ
-
-
-def test_defender_under_the_declarers_jack_gives_its_jack_rather_than_a_trump_ten():
-    assert choice(C, 0, 1, "DJ.CT.S7.H8.DA", trick="HJ", leader=0) == Card.DJ
-
-
-def test_defender_leads_a_king_that_is_master_while_the_declarer_must_follow():
+    "follows low under the partner's master and keeps the next master":
+        (dict(game=G, declarer=2, seat=1, hand="HT.H7.S8.D9.C7", trick="HA", leader=0), Card.H7),
+    "void, smears on the partner's master while the declarer must follow":
+        (dict(game=G, declarer=2, seat=1, hand="ST.S7.D9.C7", trick="HA", leader=0), Card.ST),
+    "under the declarer's jack keeps its own jack and gives a plain trump":
+        (dict(game=C, declarer=0, seat=1, hand="DJ.CQ.S7.H8.DA", trick="HJ", leader=0), Card.CQ),
+    "under the declarer's jack gives its jack rather than a trump ten":
+        (dict(game=C, declarer=0, seat=1, hand="DJ.CT.S7.H8.DA", trick="HJ", leader=0), Card.DJ),
     # the spade ace and ten are gone: the king wins, and the declarer holds spades as far as is known
-    assert choice(C, 1, 0, "SK.S7.H8.H9.D8", played="SA.ST.D7") == Card.SK
+    "leads a master king while the declarer must follow":
+        (dict(game=C, declarer=1, seat=0, hand="SK.S7.H8.H9.D8", played="SA.ST.D7"), Card.SK),
+}
+
+
+@pytest.mark.parametrize("position, card", XSKAT_DEFENDER_HABITS.values(), ids=XSKAT_DEFENDER_HABITS)
+def test_defender_habits_taken_from_xskat(position, card):
+    assert choice(**position) == card
 
 
 def test_defender_second_beats_the_declarers_lead_with_a_master_card():
