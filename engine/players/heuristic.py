@@ -127,11 +127,13 @@ class HeuristicPlayer(Player):
         options = [*self.hand_eval.skat_options(hand, seat), *self.hand_eval.hand_options(hand, seat)]
         candidates = [ContractCandidate.estimate(o.declaration, None, o.chance, o.expected,
                                                  o.declaration == declared) for o in options]
+        pick_up = self.hand_eval.skat_pickup_value(hand, seat, view.bid)
         if declared is not None:
-            note = "a hand game: likely won and worth more than any game with the skat"
+            note = (f"a hand game: likely won and worth more than taking the skat ({pick_up:.0f} expected "
+                    "over every skat, the best game then)")
         else:
             note = (f"takes the skat: no hand game with a win chance of {self.hand_eval.HAND_CHANCE:.0%} "
-                    "worth more than a game with the skat")
+                    f"worth more than taking it ({pick_up:.0f} expected over every skat, the best game then)")
         return self._analysis(view, seat, view.bid, candidates, None, note)
 
     def _options_analysis(self, view: GameState, options: list[Option], chosen: Option | None,

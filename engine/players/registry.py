@@ -133,7 +133,7 @@ def _build(spec: PlayerSpec, seed: int | None) -> Player:
 
 def _no_params(spec: PlayerSpec, params: dict[str, str]) -> None:
     if params:
-        takes = " (but calls=on|off)" if spec.kind in CALLING_KINDS else ""
         if spec.kind == "heuristic":
-            takes = " but bid_chance=P and calls=on|off"
+            raise ValueError(f"heuristic takes only bid_chance=P and calls=on|off (got {', '.join(params)})")
+        takes = " (but calls=on|off)" if spec.kind in CALLING_KINDS else ""
         raise ValueError(f"{spec.kind} takes no parameters{takes} (got {', '.join(params)})")

@@ -391,5 +391,5 @@ def test_bid_chance_is_a_spec_parameter_of_the_heuristic_bidding():
     # the heuristic takes it too, for the same measurement of its own bidding
     assert make_player("heuristic", 1).bid_chance == hand_eval.BID_CHANCE
     assert make_player("heuristic:bid_chance=0.3", 1).bid_limit(hand, 0) > 18
-    with pytest.raises(ValueError, match="bid_chance=P and calls"):
+    with pytest.raises(ValueError, match="takes only bid_chance=P and calls"):
         make_player("heuristic:reps=2", 1)
