@@ -687,33 +687,13 @@ def choose_best(options: list[Option], bid: int, cards: Mask | None = None, seat
     return max(options, key=overbid_loss)
 
 
-@lru_cache(maxsize=1024)
-def skat_pickup_value(hand: Mask, seat: int, bid: int) -> float:
-    """The expected score of taking the skat: over the 231 skats the other cards
-    can make, the best game worth the bid with the twelve cards (and its
-    discard), as the declarer would choose it after the pick-up.  A game read
-    from the ten cards alone misses the better game a skat makes possible, above
-    all the grand that one more jack brings."""
-    others = [c for c in range(32) if not hand >> c & 1]
-    total = 0.0
-    count = 0
-    for i, first in enumerate(others):
-        for second in others[i + 1:]:
-            options = declaration_options(hand | 1 << first | 1 << second, seat)
-            worth = [o.expected for o in options if reaches(o, bid)]
-            total += max(worth) if worth else max(o.expected for o in options)
-            count += 1
-    return total / count
-
-
 def hand_decision(hand: Mask, seat: int, bid: int) -> Option | None:
-    """A hand game to declare instead of taking the skat, or None: one with a
-    win chance of ``HAND_CHANCE`` whose expected score beats taking the skat
-    (``skat_pickup_value``)."""
+    """A hand game to declare instead of taking the skat, or None."""
     hand_games = [o for o in hand_options(hand, seat) if o.chance >= HAND_CHANCE and reaches(o, bid)]
     if not hand_games:
         return None
     best_hand = max(hand_games, key=lambda o: (o.expected, o.value))
-    if skat_pickup_value(hand, seat, bid) > best_hand.expected:
+    with_skat = [o for o in skat_options(hand, seat) if reaches(o, bid)]
+    if with_skat and max(o.expected for o in with_skat) > best_hand.expected:
         return None
     return best_hand

@@ -238,28 +238,6 @@ def test_bids_a_game_without_top_trumps_only_as_far_as_the_skat_is_unlikely_to_s
     assert hearts.chance * kept >= hand_eval.BID_CHANCE
 
 
-def test_takes_the_skat_where_the_skat_may_bring_a_grand_worth_more_than_the_hand_game():
-    # three jacks with the club jack and a long spade suit: spades hand is won almost surely, but
-    # a skat that brings the fourth jack or an ace makes a grand worth far more
-    hand = cards("DJ.DQ.DA.HA.S7.S8.S9.SJ.SK.CJ")
-    spades_hand = next(o for o in hand_eval.hand_options(hand, 0) if o.declaration.game == GameType.SPADES)
-    assert spades_hand.chance >= hand_eval.HAND_CHANCE
-    # the games read from the ten cards alone are worth less than the hand game...
-    assert max(o.expected for o in hand_eval.skat_options(hand, 0)) < spades_hand.expected
-    # ...but taking the skat, over every skat and the game then chosen, is worth more
-    assert hand_eval.skat_pickup_value(hand, 0, 18) > spades_hand.expected
-    assert hand_eval.hand_decision(hand, 0, 18) is None
-
-
-def test_the_pick_up_value_is_the_mean_best_game_over_every_skat():
-    hand = cards("D8.D9.DT.H7.HJ.S8.ST.SJ.SA.CJ")
-    others = [c for c in range(32) if not hand >> c & 1]
-    best = [max(o.expected for o in hand_eval.declaration_options(hand | 1 << a | 1 << b, 0) if o.value >= 18)
-            for i, a in enumerate(others) for b in others[i + 1:]]
-    assert len(best) == 231
-    assert hand_eval.skat_pickup_value(hand, 0, 18) == pytest.approx(sum(best) / 231)
-
-
 def test_bids_null_with_a_hand_no_suit_of_which_can_be_caught():
     hand = cards("D7.D9.DJ.H7.H9.S7.S9.SJ.C7.C8")
     assert hand_eval.null_danger(hand) == 0
