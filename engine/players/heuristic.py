@@ -127,13 +127,11 @@ class HeuristicPlayer(Player):
         options = [*self.hand_eval.skat_options(hand, seat), *self.hand_eval.hand_options(hand, seat)]
         candidates = [ContractCandidate.estimate(o.declaration, None, o.chance, o.expected,
                                                  o.declaration == declared) for o in options]
-        pick_up = self.hand_eval.skat_pickup_value(hand, seat, view.bid)
         if declared is not None:
-            note = (f"a hand game: likely won and worth more than taking the skat ({pick_up:.0f} expected "
-                    "over every skat, the best game then)")
+            note = "a hand game: likely won and worth more than any game with the skat"
         else:
             note = (f"takes the skat: no hand game with a win chance of {self.hand_eval.HAND_CHANCE:.0%} "
-                    f"worth more than taking it ({pick_up:.0f} expected over every skat, the best game then)")
+                    "worth more than a game with the skat")
         return self._analysis(view, seat, view.bid, candidates, None, note)
 
     def _options_analysis(self, view: GameState, options: list[Option], chosen: Option | None,

@@ -163,13 +163,3 @@ def test_the_bench_has_rows_for_bidding_and_discard_decisions_on_one_and_two_thr
                                       for what in ("bidding", "discard") for threads in ("1 thread", "2 threads")]
     assert all(r.unit == "/s" and r.value > 0 for r in rows)
 
-
-def test_the_heuristics_skat_note_gives_the_value_of_taking_the_skat():
-    from engine.policy import hand_eval
-
-    state = won_by_middlehand()
-    decision, _ = decide("heuristic", state)
-    assert isinstance(decision.move, PickUp)
-    value = hand_eval.skat_pickup_value(CardSet.from_str(HAND).mask, MIDDLEHAND, 18)
-    assert decision.analysis.note.startswith("takes the skat")
-    assert f"({value:.0f} expected over every skat" in decision.analysis.note
