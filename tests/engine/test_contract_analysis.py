@@ -162,4 +162,3 @@ def test_the_bench_has_rows_for_bidding_and_discard_decisions_on_one_and_two_thr
     assert [r.name for r in rows] == [f"PIMC bidding=search {what} decisions/s, 100 worlds, {threads}"
                                       for what in ("bidding", "discard") for threads in ("1 thread", "2 threads")]
     assert all(r.unit == "/s" and r.value > 0 for r in rows)
-
