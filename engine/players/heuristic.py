@@ -2,14 +2,16 @@
 
 Bidding, the skat, the discard and the declaration follow ``hand_eval``;
 card play uses the numba policy of ``heuristic_core`` (the same one that
-finishes MCU simulations); Kontra and Re (house rule) by the counting rule
+finishes MCU simulations), and with an ``endgame`` search (the ``heuristic``
+spec's player: ``engine.players.endgame``) the last tricks' cards by the
+solver over sampled worlds; Kontra and Re (house rule) by the counting rule
 of ``engine.players.calls``; a Ramsch's skat round follows ``ramsch``.  Every
 decision reads only the seat's view: its
 own cards, the public moves and tricks, and the skat once it took it.
 
 Randomness: only the card play breaks ties between near-equal cards at
-random (see ``heuristic_core``); its generator is seeded from ``seed``, so a
-seeded player repeats its games exactly.  Bidding and declaring are
+random (see ``heuristic_core``) and the endgame search samples worlds; both
+generators are seeded from ``seed``, so a seeded player repeats its games exactly.  Bidding and declaring are
 deterministic.
 """
 
@@ -36,9 +38,14 @@ from ..policy.hand_eval import Option
 class HeuristicPlayer(Player):
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, endgame=None) -> None:
         self.seed = seed
         self._rng_seed = random.getrandbits(62) if seed is None else seed
+        self.endgame = endgame
+        """Who plays the last tricks' cards (``engine.players.endgame.EndgameSearch``, which
+        ``make_player("heuristic")`` gives it); None: the rules play every card.  Passed in,
+        not made here: the search is a PIMC player, and the searching players hold a
+        heuristic player for their bidding."""
         self._rng = None  # the core's generator, made on first use: making it compiles numba code
         self._bid_limits: dict[tuple[int, int, float], int] = {}
         self.hand_eval = hand_eval
@@ -64,6 +71,8 @@ class HeuristicPlayer(Player):
                 say, note = heuristic_call(view, call)
                 if say:
                     return Decision(call, call_analysis(self.name, view, note))
+            if self.endgame is not None and self.endgame.due(view):
+                return self.endgame.decide(view, self.name, stop)
             card, note = self.choose_card_noting(view)
             return Decision(Play(card), fallback_analysis(self.name, view, card, note) if note else None)
         if phase == Phase.BIDDING:

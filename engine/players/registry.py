@@ -106,13 +106,18 @@ def _build(spec: PlayerSpec, seed: int | None) -> Player:
 
         player: Player = RandomPlayer(seed)
     elif spec.kind == "heuristic":
+        from .endgame import ENDGAME_TRICKS, MAX_ENDGAME_TRICKS, EndgameSearch
         from .heuristic import HeuristicPlayer
-        from .montecarlo import number_param
+        from .montecarlo import number_param, whole_number_param
 
         # the bidding's win-chance threshold, as the searching players take it (to measure it)
         bid_chance = number_param("bid_chance", params.pop("bid_chance"), 0.05, 0.95) if "bid_chance" in params else None
+        endgame = (whole_number_param("endgame", params.pop("endgame"), 0, MAX_ENDGAME_TRICKS)
+                   if "endgame" in params else ENDGAME_TRICKS)
         _no_params(spec, params)
         player = HeuristicPlayer(seed)
+        if endgame:
+            player.endgame = EndgameSearch(endgame, seed=player._rng_seed)
         if bid_chance is not None:
             player.bid_chance = bid_chance
     elif spec.kind == "mcu":
@@ -134,6 +139,7 @@ def _build(spec: PlayerSpec, seed: int | None) -> Player:
 def _no_params(spec: PlayerSpec, params: dict[str, str]) -> None:
     if params:
         if spec.kind == "heuristic":
-            raise ValueError(f"heuristic takes only bid_chance=P and calls=on|off (got {', '.join(params)})")
+            raise ValueError(f"heuristic takes only bid_chance=P, endgame=TRICKS and calls=on|off "
+                             f"(got {', '.join(params)})")
         takes = " (but calls=on|off)" if spec.kind in CALLING_KINDS else ""
         raise ValueError(f"{spec.kind} takes no parameters{takes} (got {', '.join(params)})")
