@@ -5,7 +5,8 @@ three seat arrangements of one heuristic with this checkout's card play
 against two with the card play of ``engine/policy/heuristic_core.py`` at git
 revision ``REV``, and prints the paired difference per game (new − old), as
 ``skat tournament`` pairs two specs: the check that a change of the policy
-loses nothing in our own tournament.
+loses nothing in our own tournament.  Its heuristic players play every card by
+the rules (``endgame=0``, no endgame search), so all ten tricks test the policy.
 
 ``--hand-eval`` gives the old players ``engine/policy/hand_eval.py`` of ``REV``
 as well (bidding, skat, discard, declaration): the check for a change of the
@@ -152,7 +153,7 @@ class Earlier:
 
 
 def _heuristic(earlier: Earlier | None, seed: int) -> HeuristicPlayer:
-    player = HeuristicPlayer(seed)
+    player = HeuristicPlayer(seed)  # no endgame search: the rules play every trick
     if earlier is not None:
         player.policy = earlier.policy
         if earlier.hand_eval is not None:
