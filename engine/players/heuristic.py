@@ -10,9 +10,9 @@ decision reads only the seat's view: its
 own cards, the public moves and tricks, and the skat once it took it.
 
 Randomness: only the card play breaks ties between near-equal cards at
-random (see ``heuristic_core``) and the endgame search samples worlds; both
-generators are seeded from ``seed``, so a seeded player repeats its games exactly.  Bidding and declaring are
-deterministic.
+random (see ``heuristic_core``), and the endgame search samples worlds; both
+generators are seeded from ``seed``, so a seeded player repeats its games
+exactly.  Bidding and declaring are deterministic.
 """
 
 from __future__ import annotations

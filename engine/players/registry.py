@@ -117,7 +117,7 @@ def _build(spec: PlayerSpec, seed: int | None) -> Player:
         _no_params(spec, params)
         player = HeuristicPlayer(seed)
         if endgame:
-            player.endgame = EndgameSearch(endgame, seed=player._rng_seed)
+            player.endgame = EndgameSearch(endgame, seed=seed)
         if bid_chance is not None:
             player.bid_chance = bid_chance
     elif spec.kind == "mcu":
