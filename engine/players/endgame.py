@@ -28,7 +28,8 @@ from .pimc import PIMCPlayer
 ENDGAME_TRICKS = 6
 """Tricks left (the one being played included) from which the heuristic's card is searched."""
 ENDGAME_WORLDS = 40
-"""Worlds a searched endgame card is valued over."""
+"""Worlds a searched endgame card is valued over (100 played no better against XSkat:
+−0.07 ± 0.68 a deal, paired over 2,980 deals)."""
 MAX_ENDGAME_TRICKS = 9
 """At most nine: the first trick's cards (and the calls before it) are the rules' own."""
 
