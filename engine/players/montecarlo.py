@@ -115,6 +115,12 @@ def number_param(name: str, text: str, low: float, high: float, what: str = "a n
     return value
 
 
+def bid_chance_param(params: dict[str, str]) -> float | None:
+    """Take ``bid_chance`` (the heuristic bidding's win-chance threshold) out of a spec's
+    parameters: None where the spec gives none."""
+    return number_param("bid_chance", params.pop("bid_chance"), 0.05, 0.95) if "bid_chance" in params else None
+
+
 def seconds_param(name: str, text: str) -> float:
     value = number_param(name, text, 0, MAX_SECONDS, "a number of seconds")
     if value == 0:  # refused as --time 0 is: no time to think is no budget
@@ -206,8 +212,7 @@ class MonteCarloPlayer(Player):
         kwargs, rest = cls.common_params(params)
         # the heuristic bidding's threshold belongs to the bidder, not the card search: a
         # searcher's card play wins more games than the heuristic's, whose win chances it reads
-        bid_chance = (number_param("bid_chance", rest.pop("bid_chance"), 0.05, 0.95)
-                      if "bid_chance" in rest else None)
+        bid_chance = bid_chance_param(rest)
         for name, read in cls.own_params.items():
             if name in rest:
                 kwargs[name] = read(rest.pop(name))

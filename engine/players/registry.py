@@ -108,10 +108,10 @@ def _build(spec: PlayerSpec, seed: int | None) -> Player:
     elif spec.kind == "heuristic":
         from .endgame import ENDGAME_TRICKS, MAX_ENDGAME_TRICKS, EndgameSearch
         from .heuristic import HeuristicPlayer
-        from .montecarlo import number_param, whole_number_param
+        from .montecarlo import bid_chance_param, whole_number_param
 
         # the bidding's win-chance threshold, as the searching players take it (to measure it)
-        bid_chance = number_param("bid_chance", params.pop("bid_chance"), 0.05, 0.95) if "bid_chance" in params else None
+        bid_chance = bid_chance_param(params)
         endgame = (whole_number_param("endgame", params.pop("endgame"), 0, MAX_ENDGAME_TRICKS)
                    if "endgame" in params else ENDGAME_TRICKS)
         _no_params(spec, params)

@@ -23,11 +23,11 @@ import argparse
 import sys
 from collections import Counter
 
-from ..cards import CARD_POINTS, Card, cards_of
+from ..cards import CARD_POINTS, Card
 from ..game import Play
 from ..record import parse_record
 from ..players.heuristic import HeuristicPlayer
-from ..rules import GameType, is_trump
+from ..rules import GameType, follow_mask, is_trump
 
 
 def card_kind(card: Card, game: GameType) -> str:
@@ -46,11 +46,7 @@ def situation(state, game: GameType) -> str:
         return f"{kind} lead trick {trick_no if trick_no < 3 else '3+'}"
     led = state.trick[0]
     led_trump = is_trump(game, led)
-    hand = cards_of(state.hands[state.to_move])
-    if led_trump:
-        follows = any(is_trump(game, c) for c in hand)
-    else:
-        follows = any(not is_trump(game, c) and str(c)[0] == str(led)[0] for c in hand)
+    follows = bool(state.hands[state.to_move] & follow_mask(game, led))
     place = "second" if len(state.trick) == 1 else "third"
     return f"{kind} {place} after {'a trump' if led_trump else 'a side card'} {'following' if follows else 'void'}"
 
@@ -59,7 +55,7 @@ def alike(a: Card, b: Card, game: GameType) -> bool:
     """The same card, or two plain side cards of one suit worth no points."""
     if a == b:
         return True
-    return (str(a)[0] == str(b)[0] and not is_trump(game, a) and not is_trump(game, b)
+    return (not is_trump(game, a) and bool(follow_mask(game, a) >> b & 1)
             and CARD_POINTS[a] == CARD_POINTS[b] == 0)
 
 
@@ -82,7 +78,7 @@ def compare(lines, role: str, games: int):
             state = positions[index]
             if (state.to_move == final.declarer) != (role == "declarer"):
                 continue
-            if bin(state.legal_cards()).count("1") < 2:
+            if state.legal_cards().bit_count() < 2:
                 continue
             where = situation(state, game)
             totals[where] += 1
