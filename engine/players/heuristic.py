@@ -108,7 +108,7 @@ class HeuristicPlayer(Player):
         most = self.bid_limit(hand, seat)
         stake = view.bid if view.awaiting_listener else (view.next_bid() or view.bid)
         skat, hand_games = self.hand_eval.skat_options(hand, seat), self.hand_eval.hand_options(hand, seat)
-        likely = [o for o in skat if o.chance >= self.hand_eval.BID_CHANCE]
+        likely = [o for o in skat if o.chance >= self.bid_chance]
         likely += [o for o in hand_games if o.chance >= self.hand_eval.HAND_CHANCE]
         chosen = next((o for o in likely if o.value == most), None) if most >= stake else None
         lowered = None  # a game bid below its value: the skat may hold a missing top trump
@@ -116,7 +116,7 @@ class HeuristicPlayer(Player):
             lowered = next((o for o in likely if o in skat
                             and self.hand_eval.skat_bid_value(hand, o, self.bid_chance) == most), None)
             chosen = lowered
-        thresholds = (f"win chance at least {self.hand_eval.BID_CHANCE:.0%} with the skat, "
+        thresholds = (f"win chance at least {self.bid_chance:.0%} with the skat, "
                       f"{self.hand_eval.HAND_CHANCE:.0%} hand")
         if not most:
             note = f"no game with a {thresholds}: passes"

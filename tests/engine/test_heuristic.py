@@ -556,3 +556,23 @@ def test_bidding_note_says_why_it_stops_below_the_games_value():
     assert analysis.bid_limit == hand_eval.bid_limit(cards(hand), 0) < 70
     assert "worth 70" in analysis.note and "top trump it lacks" in analysis.note
     assert analysis.chosen.declaration == Declaration(GameType.HEARTS)
+
+
+def test_bidding_note_reads_the_players_own_bid_chance():
+    # a hand whose best game wins 30-45 %: a bolder player (bid_chance 0.3) bids it and the
+    # analysis says so; the default player passes
+    for seed in range(500):
+        state = GameState.new(Deal.shuffled(seed))
+        state.push(Pass())
+        state.push(Pass())
+        bold, default = HeuristicPlayer(seed=1), HeuristicPlayer(seed=1)
+        bold.bid_chance = 0.3
+        hand = state.hands[0]
+        if default.bid_limit(hand, 0) == 0 and bold.bid_limit(hand, 0) > 0:
+            break
+    else:
+        raise AssertionError("no hand between the two thresholds")
+    bold_analysis, default_analysis = bold.bidding_analysis(state.view(0)), default.bidding_analysis(state.view(0))
+    assert "at least 30%" in bold_analysis.note and bold_analysis.chosen is not None
+    assert bold_analysis.bid_limit == bold.bid_limit(hand, 0)
+    assert "at least 45%" in default_analysis.note and "passes" in default_analysis.note
