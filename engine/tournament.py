@@ -151,6 +151,8 @@ class SeatOutcome:
     """1 if this seat said Kontra."""
     re: int = 0
     """1 if this seat said Re."""
+    rule_uses: dict[str, int] = field(default_factory=dict)
+    """The cards of this game that a named rule of the player chose (``Player.rule_uses``)."""
 
 
 def call_fields(state: GameState, seat: int) -> dict[str, int]:
@@ -209,6 +211,7 @@ def play_deal(deal_index: int, deal_order: list[int], specs: list[str], seed: in
             seats.append(SeatOutcome(
                 s, seeger_fabian[seat], plain[seat], points,
                 int(is_declarer and result.won), int(is_declarer and not result.won), **call_fields(state, seat),
+                rule_uses=players[seat].rule_uses(),
             ))
         ramsch = isinstance(result, RamschResult)
         outcomes.append(GameOutcome(
@@ -267,6 +270,10 @@ class SpecTotals:
     """Res it said as declarer."""
     re_declarer_won: int = 0
     """Games its Re doubled that it won."""
+    rules: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per named card rule (``Player.rule_uses``): ``cards`` it chose, the ``games`` it chose
+    one in, of those the games this spec's side ``won`` (declared games only) and their
+    ``seeger_fabian`` points."""
 
 
 def summarize(specs: list[str], outcomes: Iterable[GameOutcome]) -> tuple[list[SpecTotals], list[dict]]:
@@ -297,6 +304,13 @@ def summarize(specs: list[str], outcomes: Iterable[GameOutcome]) -> tuple[list[S
             t.kontra_defenders_won += int(bool(seat.kontra) and outcome.won is False)
             t.re += seat.re
             t.re_declarer_won += int(bool(seat.re) and outcome.won is True)
+            side_won = bool(seat.declarer_won) or (bool(seat.defended) and outcome.won is False)
+            for rule, uses in seat.rule_uses.items():
+                tally = t.rules.setdefault(rule, {"cards": 0, "games": 0, "won": 0, "seeger_fabian": 0})
+                tally["cards"] += uses
+                tally["games"] += 1
+                tally["won"] += int(side_won)
+                tally["seeger_fabian"] += seat.seeger_fabian
             per_game[seat.spec].append(seat.seeger_fabian)
             deal_values[seat.spec].append(seat.seeger_fabian)
     for t, values in zip(totals, per_game):

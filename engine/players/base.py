@@ -53,6 +53,11 @@ class Player(ABC):
     def new_game(self, seat: int) -> None:
         """Called before each game; players with per-game memory reset it here."""
 
+    def rule_uses(self) -> dict[str, int]:
+        """How many of this game's cards a named rule chose (``engine.players.montecarlo.CARD_RULES``),
+        so that a tournament reports how the games a rule touched ended."""
+        return {}
+
     def __str__(self) -> str:
         return self.name
 

@@ -128,8 +128,9 @@ class MCTSPlayer(MonteCarloPlayer):
                  threads: int = 1, seed: int | None = None, batch_worlds: int = BATCH_WORLDS,
                  bidding: str = "heuristic", inference: bool = False,
                  near: float = MonteCarloPlayer.DEFAULT_NEAR, c: float = DEFAULT_C,
-                 playout: str = "heuristic") -> None:
-        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding, inference, near)
+                 playout: str = "heuristic", declarer_near: str | None = None) -> None:
+        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding, inference, near,
+                         declarer_near)
         if not 0 <= c <= 100:
             raise ValueError(f"c must be from 0 to 100, not {c!r}")
         self.c = float(c)

@@ -24,6 +24,7 @@ the player's own simulation budget.
 
 from __future__ import annotations
 
+import collections
 import math
 import random
 import threading
@@ -87,7 +88,18 @@ class BatchOutcome:
         self.tie_break = tie_break
 
 
-COMMON_PARAMS = ("time", "simulations", "eval", "sampler", "threads", "bidding", "near", "bid_chance")
+COMMON_PARAMS = ("time", "simulations", "eval", "sampler", "threads", "bidding", "near", "declarer_near",
+                 "bid_chance")
+
+DECLARER_NEAR = ("heuristic", "lowest")
+"""How a declarer plays among near-tied cards (spec ``declarer_near``)."""
+
+CARD_RULES = {
+    "declarer_near_heuristic": "declarer's near-tie: the heuristic's card",
+    "declarer_near_lowest": "declarer's near-tie: the lowest card",
+    "defender_near_lowest": "defender's near-tie: the lowest card",
+}
+"""The rules that choose a card among near-tied ones (``Player.rule_uses``), with their labels."""
 """The spec parameters every Monte Carlo player reads."""
 
 
@@ -155,6 +167,8 @@ class MonteCarloPlayer(Player):
     """Cards whose evaluation is within this of the best count as tied when
     secondary values can break the tie (PIMC's playouts)."""
     DEFAULT_NEAR = 1.0
+    default_declarer_near = "lowest"
+    """Which of a declarer's near-tied cards it plays where the spec gives no ``declarer_near``."""
     default_evaluation = Evaluation("mean")
     """The evaluation of suit and grand games where the spec gives no ``eval`` (null: won games)."""
     bid_valuation = "playout"
@@ -171,6 +185,7 @@ class MonteCarloPlayer(Player):
         bidding: str = "heuristic",
         inference: bool = False,
         near: float = DEFAULT_NEAR,
+        declarer_near: str | None = None,
     ) -> None:
         from .heuristic import HeuristicPlayer
 
@@ -180,6 +195,13 @@ class MonteCarloPlayer(Player):
         """Cards whose evaluation is within ``near`` standard errors of the best (the paired
         difference over the same worlds) are played as equals: the lowest of them is chosen
         (0: only exact ties, broken at random)."""
+        declarer_near = declarer_near or self.default_declarer_near
+        if declarer_near not in DECLARER_NEAR:
+            raise ValueError(f"declarer_near must be {' or '.join(DECLARER_NEAR)}, not {declarer_near!r}")
+        self.declarer_near = declarer_near
+        """Among a declarer's near-tied cards: ``heuristic`` plays the heuristic's card when it is
+        one of them (else the lowest), ``lowest`` the lowest, as a defender does."""
+        self._rule_uses: collections.Counter[str] = collections.Counter()
 
         self.limit = limit or self.default_limit
         self.evaluation = evaluation
@@ -250,13 +272,19 @@ class MonteCarloPlayer(Player):
             kwargs["bidding"] = params.pop("bidding")
         if "near" in params:
             kwargs["near"] = number_param("near", params.pop("near"), 0, 10)
+        if "declarer_near" in params:
+            kwargs["declarer_near"] = params.pop("declarer_near")
         return kwargs, params
 
     def new_game(self, seat: int) -> None:
         self._card_after_call = None
+        self._rule_uses.clear()
         self.before_play.new_game(seat)
         if self.bidder is not None:
             self.bidder.new_game()
+
+    def rule_uses(self) -> dict[str, int]:
+        return dict(self._rule_uses)
 
     # ------------------------------------------------------------ deciding
 
@@ -487,14 +515,24 @@ class MonteCarloPlayer(Player):
             elif self.near > 0:
                 tied = _within_noise(stats, table[everything.points, everything.won.astype(np.int64)], self.near)
             if len(tied) > 1 and self.near > 0:
-                # within the noise the cards do the same job: play the lowest, as a good player would
+                # within the noise the cards do the same job: play the lowest, as a good player
+                # would; a declarer's lowest card is often a low trump where a jack draws trumps,
+                # so it may ask the heuristic which of them its rules play
                 game = view.game
-                low = min(tied, key=lambda i: lowest_card_key(game, legal[i]))
+                declaring = view.to_move == view.declarer and not view.is_ramsch
+                pick = min(tied, key=lambda i: lowest_card_key(game, legal[i]))
+                rule = "declarer_near_lowest" if declaring else "defender_near_lowest"
+                if declaring and self.declarer_near == "heuristic":
+                    card = self.before_play.core_card(view)
+                    pick, rule = next(((i, "declarer_near_heuristic") for i in tied if legal[i] == card),
+                                      (pick, rule))
                 if secondary is None:
                     note = (f"within {self.near:g} standard error{'s' * (self.near != 1)} of the best: "
                             + ", ".join(f"{legal[i].unicode()} {stats[i].evaluation:.2f}" for i in tied))
-                note += f"; the lowest card, {legal[low].unicode()}"
-                chosen = legal[low]
+                note += (f"; the heuristic's card, {legal[pick].unicode()}" if rule == "declarer_near_heuristic"
+                         else f"; the lowest card, {legal[pick].unicode()}")
+                chosen = legal[pick]
+                self._rule_uses[rule] += 1
             else:
                 chosen = legal[tie_rng.choice(tied)]
         analysis = self._analysis(seat, legal, final, chosen, worlds_done[0], time.perf_counter() - start, limit,

@@ -65,12 +65,13 @@ class PIMCPlayer(MonteCarloPlayer):
                  threads: int = 1, seed: int | None = None, batch_worlds: int = 8,
                  tiebreak: str = "playout", margin: float = 0.0, bidding: str = "heuristic",
                  inference: bool = False, near: float = MonteCarloPlayer.DEFAULT_NEAR,
-                 ramsch_solve: int = 10) -> None:
+                 ramsch_solve: int = 10, declarer_near: str | None = None) -> None:
         # 8 worlds a core call: the Python around each call (sampling, arrays, playouts) holds
         # the GIL, and a second thread waits for it less with fewer, larger calls (random deals,
         # 2 threads, in one run: 3,119 worlds/s at 2, 3,601 at 6, 3,808 at 10).  A stop aborts
         # the running solve, so the batch size does not delay it.
-        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding, inference, near)
+        super().__init__(limit, evaluation, informed, threads, seed, batch_worlds, bidding, inference, near,
+                         declarer_near)
         if tiebreak not in self.TIE_BREAKS:
             raise ValueError(f"tiebreak must be one of {', '.join(self.TIE_BREAKS)}, not {tiebreak!r}")
         if margin < 0:

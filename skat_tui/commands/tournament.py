@@ -115,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
         console.print(ramsch)
     if results["run"]["rules"].get("kontra"):
         console.print(_calls_table(results["players"]))
+    if any(row.get("rules") for row in results["players"]):
+        console.print(_rules_table(results["players"]))
     for pair in results["pairs"]:
         console.print(
             f"{pair['a']} − {pair['b']}: {pair['seeger_fabian_per_game_difference']:+.1f} ± {pair['ci95']:.1f}"
@@ -148,4 +150,27 @@ def _calls_table(players: list[dict]):
                       count_and_share(row["kontra"], row["defended"]),
                       count_and_share(row["kontra_defenders_won"], row["kontra"]),
                       str(row["re"]), count_and_share(row["re_declarer_won"], row["re"]))
+    return table
+
+
+def _rules_table(players: list[dict]):
+    """How the games ended in which a named rule chose a card (a rule that loses shows here)."""
+    from rich import box
+    from rich.table import Table
+
+    from engine.players.montecarlo import CARD_RULES
+
+    table = Table(title="Cards chosen by a rule", caption="games: those in which the rule chose at least one card; "
+                  "won: of those, the games the player's side won; SF/game: the player's Seeger-Fabian points "
+                  "in them", box=box.SIMPLE_HEAD)
+    table.add_column("player", overflow="fold")
+    table.add_column("rule", overflow="fold")
+    for column in ("cards", "games", "won", "SF/game"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for row in players:
+        for rule, tally in sorted(row.get("rules", {}).items()):
+            games = tally["games"]
+            table.add_row(f"{row['spec']} ×{row['instances']}", CARD_RULES.get(rule, rule), str(tally["cards"]),
+                          str(games), f"{tally['won']} ({tally['won'] / games:.0%})" if games else "0",
+                          f"{tally['seeger_fabian'] / games:.1f}" if games else "-")
     return table

@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from engine.cards import cards_of
+from engine.cards import Card, cards_of
 from engine.evaluation import Evaluation
 from engine.game import Deal, GameState, Play
 from engine.limits import Limit
@@ -398,3 +398,59 @@ def test_bid_chance_is_a_spec_parameter_of_the_heuristic_bidding():
     assert make_player("heuristic:bid_chance=0.3", 1).bid_limit(hand, 0) > 18
     with pytest.raises(ValueError, match="takes only bid_chance=P, endgame=TRICKS and calls"):
         make_player("heuristic:reps=2", 1)
+
+
+# ---- a declarer's near-ties: the heuristic's card ---------------------------------------------
+
+
+def _declarer_to_lead():
+    """A declarer to lead whose heuristic card is not its lowest (seeded)."""
+    state = play_until(3, 0, 0, choices=4)
+    assert state.to_move == state.declarer
+    return state.view(state.to_move)
+
+
+def test_a_declarer_plays_the_heuristics_card_among_near_ties_where_asked():
+    view = _declarer_to_lead()
+    game = view.declaration.game
+    legal = list(cards_of(view.legal_cards()))
+    lowest = min(legal, key=lambda c: lowest_card_key(game, c))
+    heuristic = Card(HeuristicPlayer(1).core_card(view))
+    assert heuristic != lowest  # the position shows the difference
+
+    def decide(declarer_near):
+        # every card wins every world alike: all of them are near-tied
+        player = _TiedPlayer(Limit(simulations=6), Evaluation("wins"), seed=3, tiebreak="random",
+                             declarer_near=declarer_near)
+        return player, player.choose(view)
+
+    player, decision = decide("heuristic")
+    assert decision.move == Play(heuristic)
+    assert decision.analysis.note.endswith(f"the heuristic's card, {heuristic.unicode()}")
+    assert player.rule_uses() == {"declarer_near_heuristic": 1}
+    player, decision = decide("lowest")
+    assert decision.move == Play(lowest)
+    assert decision.analysis.note.endswith(f"the lowest card, {lowest.unicode()}")
+    assert player.rule_uses() == {"declarer_near_lowest": 1}
+    player.new_game(view.to_move)
+    assert player.rule_uses() == {}  # counted per game
+
+
+def test_a_defender_plays_the_lowest_near_tied_card_whatever_declarer_near_says(suit_position):
+    state = play_until(3, 0, 1, choices=2)
+    view = state.view(state.to_move)
+    assert view.to_move != view.declarer
+    lowest = min(cards_of(view.legal_cards()), key=lambda c: lowest_card_key(view.declaration.game, c))
+    player = _TiedPlayer(Limit(simulations=6), Evaluation("wins"), seed=3, tiebreak="random",
+                         declarer_near="heuristic")
+    assert player.choose(view).move == Play(lowest)
+    assert player.rule_uses() == {"defender_near_lowest": 1}
+
+
+def test_declarer_near_is_a_spec_parameter_with_a_default_per_kind():
+    assert make_player("mcu", 1).declarer_near == "heuristic"  # MCU's play-outs leave many near-ties
+    assert make_player("pimc", 1).declarer_near == "lowest"
+    assert make_player("mcu:declarer_near=lowest", 1).declarer_near == "lowest"
+    assert make_player("pimc:declarer_near=heuristic", 1).declarer_near == "heuristic"
+    with pytest.raises(ValueError, match="declarer_near must be heuristic or lowest, not 'top'"):
+        make_player("mcu:declarer_near=top", 1)
