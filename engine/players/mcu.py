@@ -31,7 +31,7 @@ class MCUPlayer(MonteCarloPlayer):
     default_evaluation = Evaluation("type2", 50)
     # Its play-outs leave many cards within the noise; the lowest of them lost declarer's
     # games (a low trump led where the heuristic leads a jack): the heuristic's card
-    # instead, +2.1 ± 2.2 a deal against XSkat over 1,500 deals (docs/strength.md)
+    # instead, +2.6 ± 1.7 a deal against XSkat over 3,000 deals (docs/strength.md)
     default_declarer_near = "heuristic"
     own_params = {"reps": lambda text: whole_number_param("reps", text, 1, 10_000)}
     # the rollouts' module: policy_ab gives an old player an earlier revision's

@@ -90,6 +90,7 @@ class BatchOutcome:
 
 COMMON_PARAMS = ("time", "simulations", "eval", "sampler", "threads", "bidding", "near", "declarer_near",
                  "bid_chance")
+"""The spec parameters every Monte Carlo player reads."""
 
 DECLARER_NEAR = ("heuristic", "lowest")
 """How a declarer plays among near-tied cards (spec ``declarer_near``)."""
@@ -100,7 +101,6 @@ CARD_RULES = {
     "defender_near_lowest": "defender's near-tie: the lowest card",
 }
 """The rules that choose a card among near-tied ones (``Player.rule_uses``), with their labels."""
-"""The spec parameters every Monte Carlo player reads."""
 
 
 def whole_number_param(name: str, text: str, low: int, high: int) -> int:
@@ -193,8 +193,8 @@ class MonteCarloPlayer(Player):
             raise ValueError(f"near must be from 0 to 10 standard errors, not {near!r}")
         self.near = near
         """Cards whose evaluation is within ``near`` standard errors of the best (the paired
-        difference over the same worlds) are played as equals: the lowest of them is chosen
-        (0: only exact ties, broken at random)."""
+        difference over the same worlds) are played as equals: the lowest of them is chosen,
+        or by a declarer as ``declarer_near`` says (0: only exact ties, broken at random)."""
         declarer_near = declarer_near or self.default_declarer_near
         if declarer_near not in DECLARER_NEAR:
             raise ValueError(f"declarer_near must be {' or '.join(DECLARER_NEAR)}, not {declarer_near!r}")
@@ -521,7 +521,8 @@ class MonteCarloPlayer(Player):
                 game = view.game
                 declaring = view.to_move == view.declarer and not view.is_ramsch
                 pick = min(tied, key=lambda i: lowest_card_key(game, legal[i]))
-                rule = "declarer_near_lowest" if declaring else "defender_near_lowest"
+                # (a Ramsch has neither a declarer nor defenders: no rule of theirs is counted)
+                rule = "" if view.is_ramsch else "declarer_near_lowest" if declaring else "defender_near_lowest"
                 if declaring and self.declarer_near == "heuristic":
                     card = self.before_play.core_card(view)
                     pick, rule = next(((i, "declarer_near_heuristic") for i in tied if legal[i] == card),
@@ -532,7 +533,8 @@ class MonteCarloPlayer(Player):
                 note += (f"; the heuristic's card, {legal[pick].unicode()}" if rule == "declarer_near_heuristic"
                          else f"; the lowest card, {legal[pick].unicode()}")
                 chosen = legal[pick]
-                self._rule_uses[rule] += 1
+                if rule:
+                    self._rule_uses[rule] += 1
             else:
                 chosen = legal[tie_rng.choice(tied)]
         analysis = self._analysis(seat, legal, final, chosen, worlds_done[0], time.perf_counter() - start, limit,
