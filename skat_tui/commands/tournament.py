@@ -141,16 +141,16 @@ def _calls_table(players: list[dict]):
     table.add_column("player", overflow="fold")
     for column in ("defended", "Kontra", "Kontra\nwon", "Re", "Re\nwon"):
         table.add_column(column, justify="right", no_wrap=True)
-
-    def count_and_share(count: int, of: int) -> str:
-        return f"{count} ({count / of:.0%})" if of else str(count)
-
     for row in players:
         table.add_row(f"{row['spec']} ×{row['instances']}", str(row["defended"]),
-                      count_and_share(row["kontra"], row["defended"]),
-                      count_and_share(row["kontra_defenders_won"], row["kontra"]),
-                      str(row["re"]), count_and_share(row["re_declarer_won"], row["re"]))
+                      _count_and_share(row["kontra"], row["defended"]),
+                      _count_and_share(row["kontra_defenders_won"], row["kontra"]),
+                      str(row["re"]), _count_and_share(row["re_declarer_won"], row["re"]))
     return table
+
+
+def _count_and_share(count: int, of: int) -> str:
+    return f"{count} ({count / of:.0%})" if of else str(count)
 
 
 def _rules_table(players: list[dict]):
@@ -171,6 +171,6 @@ def _rules_table(players: list[dict]):
         for rule, tally in sorted(row.get("rules", {}).items()):
             games = tally["games"]
             table.add_row(f"{row['spec']} ×{row['instances']}", CARD_RULES.get(rule, rule), str(tally["cards"]),
-                          str(games), f"{tally['won']} ({tally['won'] / games:.0%})" if games else "0",
+                          str(games), _count_and_share(tally["won"], games),
                           f"{tally['seeger_fabian'] / games:.1f}" if games else "-")
     return table

@@ -436,7 +436,7 @@ def test_a_declarer_plays_the_heuristics_card_among_near_ties_where_asked():
     assert player.rule_uses() == {}  # counted per game
 
 
-def test_a_defender_plays_the_lowest_near_tied_card_whatever_declarer_near_says(suit_position):
+def test_a_defender_plays_the_lowest_near_tied_card_whatever_declarer_near_says():
     state = play_until(3, 0, 1, choices=2)
     view = state.view(state.to_move)
     assert view.to_move != view.declarer
