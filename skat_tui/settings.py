@@ -162,11 +162,11 @@ def takes(kind: str, setting: str) -> bool:
 
 
 def _default_opponents() -> list[OpponentSettings]:
-    # One MCU and one PIMC opponent, 2 reference seconds each.  MCU weighs its
-    # play-outs by sloped steps (type2-50, its engine default).  PIMC answers
-    # "does the declarer reach 61?" per card (wins): far cheaper than exact
-    # points, so it sees many more worlds in its time.
-    return [OpponentSettings(kind="mcu", evaluation=default_evaluation("mcu")),
+    # Two PIMC opponents, 2 reference seconds each, answering "does the declarer
+    # reach 61?" per card (wins): far cheaper than exact points, so they see many
+    # more worlds in their time.  Of our players this one scores most against
+    # XSkat (docs/strength.md, "Against XSkat"); MCU stays one setting away.
+    return [OpponentSettings(kind="pimc", evaluation="wins"),
             OpponentSettings(kind="pimc", evaluation="wins")]
 
 

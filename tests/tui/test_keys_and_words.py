@@ -83,9 +83,11 @@ async def test_the_header_with_skat_and_discard_fits_one_line_at_80_columns(fast
 async def test_the_settings_list_only_the_parameters_a_player_kind_takes(fast_settings):
     from textual.widgets import Select
 
+    from skat_tui.settings import OpponentSettings
     from tui_fakes import open_settings_at_my_turn
 
-    app = table_app(fast_settings)  # West mcu, East pimc, the hint mcu by default
+    fast_settings.opponents[0] = OpponentSettings(kind="mcu", evaluation="type2-50")  # East stays pimc
+    app = table_app(fast_settings)
     async with app.run_test(size=(100, 40)) as pilot:
         await open_settings_at_my_turn(pilot, app)
         dialog = app.screen

@@ -29,9 +29,9 @@ def test_settings_saved_in_the_config_dir_from_the_environment(isolated_dirs):
     assert path == isolated_dirs / "config" / "settings.json"
     loaded = load_settings()
     assert loaded.german and loaded.opponents[0].kind == "heuristic"
-    assert loaded.opponents[1].kind == "pimc"  # the default table: one MCU, one PIMC
-    # each with the evaluation it measured best at: sloped steps for MCU, wins for PIMC
-    assert [o.evaluation for o in Settings().opponents] == ["type2-50", "wins"]
+    assert loaded.opponents[1].kind == "pimc"  # the default table: two PIMC opponents
+    # with the evaluation PIMC measured best at against XSkat (wins)
+    assert [(o.kind, o.evaluation) for o in Settings().opponents] == [("pimc", "wins")] * 2
     assert Settings().hint.evaluation == "type2-50"
 
 
@@ -40,8 +40,9 @@ def test_an_opponent_without_an_evaluation_takes_the_engines_default_for_its_kin
     assert [o.evaluation for o in left_right.opponents] == ["type2-50", "mean"]
     assert Settings().with_overrides({"left": "mcu:time=2,eval=step"}).opponents[0].evaluation == "step"
     # another kind brings its own default, unless the evaluation was chosen
-    assert Settings().with_overrides({"west": "pimc"}).opponents[0].evaluation == "mean"
-    assert Settings().with_overrides({"west": "pimc", "west.evaluation": "wins"}).opponents[0].evaluation == "wins"
+    mean_west = Settings().with_overrides({"west.evaluation": "mean"})
+    assert mean_west.with_overrides({"west": "mcu"}).opponents[0].evaluation == "type2-50"
+    assert Settings().with_overrides({"west": "mcu", "west.evaluation": "step"}).opponents[0].evaluation == "step"
     assert Settings().with_overrides({"east": "mcu"}).opponents[1].evaluation == "wins"  # chosen for PIMC, kept
 
 
