@@ -272,8 +272,8 @@ class SpecTotals:
     """Games its Re doubled that it won."""
     rules: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per named card rule (``Player.rule_uses``): ``cards`` it chose, the ``games`` it chose
-    one in, of those the games this spec's side ``won`` (declared games only) and their
-    ``seeger_fabian`` points."""
+    one in, of those the games this spec's side ``won`` (as declarer or as a defender) and
+    their ``seeger_fabian`` points."""
 
 
 def summarize(specs: list[str], outcomes: Iterable[GameOutcome]) -> tuple[list[SpecTotals], list[dict]]:

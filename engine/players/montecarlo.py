@@ -521,8 +521,7 @@ class MonteCarloPlayer(Player):
                 game = view.game
                 declaring = view.to_move == view.declarer and not view.is_ramsch
                 pick = min(tied, key=lambda i: lowest_card_key(game, legal[i]))
-                # (a Ramsch has neither a declarer nor defenders: no rule of theirs is counted)
-                rule = "" if view.is_ramsch else "declarer_near_lowest" if declaring else "defender_near_lowest"
+                rule = "declarer_near_lowest" if declaring else "defender_near_lowest"
                 if declaring and self.declarer_near == "heuristic":
                     card = self.before_play.core_card(view)
                     pick, rule = next(((i, "declarer_near_heuristic") for i in tied if legal[i] == card),
@@ -533,7 +532,7 @@ class MonteCarloPlayer(Player):
                 note += (f"; the heuristic's card, {legal[pick].unicode()}" if rule == "declarer_near_heuristic"
                          else f"; the lowest card, {legal[pick].unicode()}")
                 chosen = legal[pick]
-                if rule:
+                if not view.is_ramsch:  # a Ramsch has neither a declarer nor defenders to count under
                     self._rule_uses[rule] += 1
             else:
                 chosen = legal[tie_rng.choice(tied)]
